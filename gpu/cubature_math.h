@@ -1,0 +1,145 @@
+/*
+ * cubature_math.h - what the GPU evaluation kernel computes per region
+ * besides the integrand, written once for three compilers: NVRTC (the
+ * evaluate kernel, cubature_evaluate.cuh, where this text is pasted in
+ * front of it), nvcc (the host code of cuda_cubature.cu) and the host C
+ * compiler (rule_pack.c and the tests, which check these functions against
+ * rules/estimate.c without a GPU).
+ *
+ * - The packed rule layout: the explicit points of a pagani_rule as
+ *   4 doubles each (up to three non-zero offsets and a word that names
+ *   their axes and the point's weight tuple), and one table of constants.
+ * - pagani_gpu_estimate and pagani_gpu_split_axis: the same arithmetic as
+ *   pagani_rule_estimate and pagani_rule_split_axis (rules/estimate.c),
+ *   reading the constants table instead of a pagani_rule.
+ *
+ * No #include: NVRTC compiles this without headers. C callers include
+ * <math.h> first.
+ */
+#ifndef PAGANI_GPU_CUBATURE_MATH_H
+#define PAGANI_GPU_CUBATURE_MATH_H
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define PAGANI_HD static __host__ __device__ __forceinline__
+#else
+#define PAGANI_HD static inline
+#endif
+
+/* Most non-zero coordinates of an explicit point, distinct weight tuples
+ * and error sets a packed rule may have (DCUHRE rules: 3, 9..14, <= 16). */
+#define PAGANI_PACK_MAX_NONZERO 3
+#define PAGANI_PACK_MAX_WEIGHTS 64
+#define PAGANI_PACK_MAX_SETS 16
+#define PAGANI_PACK_NO_AXIS 31
+
+/* The constants table (doubles): error-model constants, then the weight
+ * tuples w_0..w_4 of the packed rule, tuple t at PAGANI_EVC_WEIGHTS + 5t. */
+#define PAGANI_EVC_SCALE 0      /* scale[k-1][s] at 16*(k-1) + s, k = 1..3 */
+#define PAGANI_EVC_NORM 48      /* norm[k-1][s] likewise */
+#define PAGANI_EVC_C0 96
+#define PAGANI_EVC_C1 97
+#define PAGANI_EVC_C2 98
+#define PAGANI_EVC_RATIO 99     /* (split_b / split_a)^2; 0: no split axis */
+#define PAGANI_EVC_CORNER_GEN 100
+#define PAGANI_EVC_WEIGHTS 104
+#define PAGANI_EVC_SIZE (PAGANI_EVC_WEIGHTS + 5 * PAGANI_PACK_MAX_WEIGHTS)
+
+/* The error models, as rules.h numbers them. */
+#define PAGANI_GPU_ERROR_DCUHRE 0
+#define PAGANI_GPU_ERROR_KRONROD 1
+
+/* The integer shape of a packed rule and of one launch, passed by value to
+ * the evaluate kernel (same layout for nvcc, NVRTC and the C compiler). */
+typedef struct pagani_eval_shape {
+    int nexplicit;      /* explicit points, 4 doubles each */
+    int npoints;        /* nexplicit + 2^n corners (or + 0) */
+    int nweights;       /* weight tuples in the constants table */
+    int corner_weights; /* tuple of the corner points */
+    int nsets;          /* error sets (pagani_rule.nsets) */
+    int error_model;    /* PAGANI_GPU_ERROR_* */
+    int tpr;            /* threads per region: 32, 64, 128 or 256 */
+    int pad;
+} pagani_eval_shape;
+
+/* An explicit point is o0, o1, o2, meta: offsets (units of the width, from
+ * the centre) along the axes in meta's fields; meta is a 64-bit integer
+ * stored in the fourth double's bits: axis k in bits 5k..5k+4
+ * (PAGANI_PACK_NO_AXIS: unused), the weight tuple from bit 15 on. */
+PAGANI_HD int pagani_pack_axis(long long meta, int k)
+{
+    return (int)((meta >> (5 * k)) & 31);
+}
+
+PAGANI_HD int pagani_pack_weights(long long meta)
+{
+    return (int)(meta >> 15);
+}
+
+/* E_k = max over sets s of |r_{k+1} + scale(s,k) r_k| norm(s,k). */
+PAGANI_HD double pagani_gpu_null_error(const double *consts, int nsets,
+                                       const double *r, int k)
+{
+    double e = 0.0;
+    for (int s = 0; s < nsets; s++) {
+        double v = fabs(r[k + 1] + consts[PAGANI_EVC_SCALE + 16 * (k - 1) + s] * r[k]) *
+                   consts[PAGANI_EVC_NORM + 16 * (k - 1) + s];
+        if (v > e) e = v;
+    }
+    return e;
+}
+
+/* Value and raw error of a region from its five rule sums r[0..4]: the
+ * arithmetic of pagani_rule_estimate. */
+PAGANI_HD void pagani_gpu_estimate(const double *consts, int nsets, int model,
+                                   const double *r, double volume,
+                                   double *value, double *error)
+{
+    double e1, e2, e3, c0 = consts[PAGANI_EVC_C0];
+
+    *value = volume * r[0];
+    if (model == PAGANI_GPU_ERROR_KRONROD) {
+        *error = volume * fabs(r[1]);
+        return;
+    }
+    e1 = pagani_gpu_null_error(consts, nsets, r, 1);
+    e2 = pagani_gpu_null_error(consts, nsets, r, 2);
+    e3 = pagani_gpu_null_error(consts, nsets, r, 3);
+    if (c0 * e1 <= e2 && c0 * e2 <= e3)
+        *error = volume * consts[PAGANI_EVC_C1] * e1;
+    else
+        *error = volume * consts[PAGANI_EVC_C2] * fmax(e1, fmax(e2, e3));
+}
+
+/* Split axis from f at the explicit points 0 .. 4n and the widths: the
+ * arithmetic of pagani_rule_split_axis (a fourth difference within 8 ulps
+ * of its terms counts as zero; the widest axis when all are zero). */
+PAGANI_HD int pagani_gpu_split_axis(int n, double ratio, const double *f,
+                                    const double *width)
+{
+    const double eps = 2.220446049250313080847e-16; /* DBL_EPSILON */
+    int axis = 0, widest = 0;
+    double dmax = 0.0, wmax = width[0]; /* wmax == width[widest]: no
+                                           run-time index into width */
+
+    if (n < 2) return 0;
+    for (int d = 0; d < n; d++) {
+        double fa = f[1 + 2 * d] + f[2 + 2 * d];
+        double fb = f[1 + 2 * n + 2 * d] + f[2 + 2 * n + 2 * d];
+        double t0 = 2.0 * (1.0 - ratio) * f[0];
+        double diff = fabs(t0 + ratio * fa - fb);
+        double mag = fabs(t0) + ratio * (fabs(f[1 + 2 * d]) + fabs(f[2 + 2 * d])) +
+                     fabs(f[1 + 2 * n + 2 * d]) + fabs(f[2 + 2 * n + 2 * d]);
+        if (diff <= 8.0 * eps * mag) diff = 0.0;
+        if (diff > dmax) {
+            dmax = diff;
+            axis = d;
+        }
+        if (width[d] > wmax) {
+            wmax = width[d];
+            widest = d;
+        }
+    }
+    return dmax > 0.0 ? axis : widest;
+}
+
+#endif /* PAGANI_GPU_CUBATURE_MATH_H */

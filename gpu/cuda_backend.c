@@ -1,0 +1,149 @@
+/*
+ * cuda_backend.c - the CUDA backend: opening a device, its error messages,
+ * preparing integrands, and the table of operations (cuda_cubature.cu holds
+ * the cubature operations and kernels).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/cuda_internal.h"
+#include "gpu/cuda_module.h"
+
+int cuda_fail(pagani_context *ctx, cudaError_t err, const char *call)
+{
+    (void)cudaGetLastError(); /* clear what is not sticky */
+    if (err == cudaErrorMemoryAllocation)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%s failed: %s", call,
+                           cudaGetErrorString(err));
+    /* A sticky error fails every later call: say that the context is lost. */
+    if (cudaDeviceSynchronize() != cudaSuccess)
+        return pagani_fail(ctx, PAGANI_ERR_CUDA,
+                           "%s failed: %s (%s); the GPU context is no longer "
+                           "usable, destroy this pagani context", call,
+                           cudaGetErrorName(err), cudaGetErrorString(err));
+    return pagani_fail(ctx, PAGANI_ERR_CUDA, "%s failed: %s (%s)", call,
+                       cudaGetErrorName(err), cudaGetErrorString(err));
+}
+
+/* The device: $PAGANI_CUDA_DEVICE when set, else 0. */
+static int pick_device(pagani_context *ctx, int count, int *device)
+{
+    const char *env = getenv("PAGANI_CUDA_DEVICE");
+    char *end;
+    long d;
+
+    *device = 0;
+    if (!env || !*env) return PAGANI_OK;
+    d = strtol(env, &end, 10);
+    if (*end || d < 0 || d >= count)
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
+                           "PAGANI_CUDA_DEVICE=%s names no device (this machine "
+                           "has %d)", env, count);
+    *device = (int)d;
+    return PAGANI_OK;
+}
+
+static void cuda_close(void *state)
+{
+    cuda_state *st = state;
+    if (!st) return;
+    cudaSetDevice(st->device);
+    cuda_cubature_free(st);
+    if (st->pinned) cudaFreeHost(st->pinned);
+    if (st->stream) cudaStreamDestroy(st->stream);
+    free(st);
+}
+
+static int cuda_open(pagani_context *ctx, void **out)
+{
+    cuda_state *st;
+    int count = 0, major = 0, minor = 0, rc;
+    const char *env;
+    cudaError_t err = cudaGetDeviceCount(&count);
+
+    *out = NULL;
+    if (err != cudaSuccess || count == 0) {
+        (void)cudaGetLastError();
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "no usable CUDA "
+                           "device: %s", err != cudaSuccess ? cudaGetErrorString(err)
+                                                           : "none found");
+    }
+    if (!(st = calloc(1, sizeof *st)))
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "CUDA backend state");
+    st->ctx = ctx;
+    if ((rc = pick_device(ctx, count, &st->device)) != PAGANI_OK) goto fail;
+    err = cudaSetDevice(st->device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, st->device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, st->device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&st->sm_count, cudaDevAttrMultiProcessorCount,
+                                     st->device);
+    if (err == cudaSuccess) err = cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking);
+    if (err == cudaSuccess) err = cudaMallocHost(&st->pinned, 4096);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        rc = pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "CUDA device %d "
+                         "cannot be used: %s", st->device, cudaGetErrorString(err));
+        goto fail;
+    }
+    st->cc = 10 * major + minor;
+    if ((rc = cuda_cubature_check(st)) != PAGANI_OK) goto fail;
+    if ((rc = cuda_nvrtc_load(ctx)) != PAGANI_OK) goto fail;
+    env = getenv("PAGANI_CUDA_EVAL_THREADS");
+    if (env && (atoi(env) == 32 || atoi(env) == 64 || atoi(env) == 128 ||
+                atoi(env) == 256))
+        st->eval_threads = atoi(env);
+    *out = st;
+    return PAGANI_OK;
+fail:
+    cuda_close(st);
+    return rc;
+}
+
+static size_t cuda_free_memory(void *state)
+{
+    cuda_state *st = state;
+    size_t free_bytes = 0, total = 0;
+    if (cudaSetDevice(st->device) != cudaSuccess ||
+        cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    /* What this backend already holds is as good as free for the next job. */
+    return free_bytes + cuda_cubature_bytes_held(st);
+}
+
+static int cuda_prepare_integrand(void *state, pagani_integrand *f)
+{
+    cuda_state *st = state;
+    if (!f->source)
+        return pagani_fail(st->ctx, PAGANI_ERR_NO_FORM, "the CUDA backend runs "
+                           "integrands given as source only");
+    CUDA_TRY(st->ctx, cudaSetDevice(st->device));
+    if (f->n <= PAGANI_MAX_CUBATURE_DIM && !f->device_module[PAGANI_CUBATURE])
+        return cuda_cubature_prepare(st, f);
+    return PAGANI_OK;
+}
+
+static void cuda_release_integrand(void *state, pagani_integrand *f)
+{
+    cuda_state *st = state;
+    cudaSetDevice(st->device);
+    cuda_cubature_release(st, f);
+}
+
+static const backend_ops cuda_ops = {
+    PAGANI_BACKEND_CUDA,
+    cuda_open,
+    cuda_close,
+    cuda_free_memory,
+    cuda_prepare_integrand,
+    cuda_release_integrand,
+    &pagani_cuda_cubature_ops,
+    NULL, /* vegas */
+    NULL, /* qmc */
+};
+
+const backend_ops *pagani_cuda_backend(void) { return &cuda_ops; }

@@ -1,0 +1,259 @@
+/*
+ * pagani.h - the public interface of libpagani: multi-dimensional numerical
+ * integration over a box [a1,b1] x ... x [an,bn] on GPUs (CUDA) and CPUs
+ * (OpenMP).
+ *
+ * Plan once, integrate many times (as with FFTW): creating a context and
+ * creating an integrand are the expensive calls (device set-up, run-time
+ * compilation); pagani_integrate only runs.
+ *
+ * Every function that can fail returns a pagani_error code: PAGANI_OK (0) on
+ * success. pagani_strerror() names a code; pagani_context_message() holds the
+ * details of the last failure in that context (which argument, which CUDA
+ * call, the compiler's log). The library never prints, exits or aborts.
+ *
+ * Thread safety: a context is used by one thread at a time; separate
+ * contexts are independent.
+ */
+#ifndef PAGANI_H
+#define PAGANI_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAGANI_VERSION_MAJOR 0
+#define PAGANI_VERSION_MINOR 1
+#define PAGANI_VERSION_PATCH 0
+
+/* The largest dimension any method accepts. Cubature accepts 1..20. */
+#define PAGANI_MAX_DIM 64
+#define PAGANI_MAX_CUBATURE_DIM 20
+
+/* Error codes returned by every fallible function. */
+typedef enum pagani_error {
+    PAGANI_OK = 0,
+    PAGANI_ERR_NULL_POINTER,      /* a required pointer argument was NULL */
+    PAGANI_ERR_DIMENSION,         /* n < 1, or above what the method accepts */
+    PAGANI_ERR_BOUNDS,            /* a bound is not finite, or lower >= upper */
+    PAGANI_ERR_TOLERANCE,         /* epsrel/epsabs negative or NaN, or both 0 */
+    PAGANI_ERR_OPTION,            /* another option is out of its range */
+    PAGANI_ERR_NO_FORM,           /* the integrand has no form this backend runs */
+    PAGANI_ERR_COMPILE,           /* integrand source did not compile (log kept) */
+    PAGANI_ERR_NONFINITE,         /* the integrand returned NaN or infinity */
+    PAGANI_ERR_NO_MEMORY,         /* host or device memory could not be had */
+    PAGANI_ERR_BACKEND_UNAVAILABLE, /* e.g. CUDA asked for, no GPU or driver */
+    PAGANI_ERR_CUDA,              /* a CUDA call failed (named in the message) */
+    PAGANI_ERR_CONTEXT_MISMATCH,  /* integrand made by another context */
+    PAGANI_ERR_SYSTEM             /* a file or process operation failed */
+} pagani_error;
+
+/* Where the work runs. AUTO takes CUDA when a usable GPU is present. */
+typedef enum pagani_backend {
+    PAGANI_BACKEND_AUTO = 0,
+    PAGANI_BACKEND_CPU,
+    PAGANI_BACKEND_CUDA
+} pagani_backend;
+
+/* Which algorithm integrates. AUTO: cubature up to 12 dimensions when
+ * epsrel >= 1e-9 or so, Vegas above; the result says which ran. */
+typedef enum pagani_method {
+    PAGANI_AUTO = 0,
+    PAGANI_CUBATURE,  /* PAGANI: deterministic adaptive cubature, n <= 20 */
+    PAGANI_VEGAS,     /* m-Cubes: Vegas importance sampling */
+    PAGANI_QMC        /* randomly shifted Zinterhof (Weyl) sequences */
+} pagani_method;
+
+/* How an integration ended (pagani_result.status). Only PAGANI_CONVERGED
+ * means the requested tolerance was met; every other status still carries
+ * the best estimate and its error. */
+typedef enum pagani_status {
+    PAGANI_CONVERGED = 0,
+    PAGANI_MAX_ITERATIONS,   /* iteration limit reached first */
+    PAGANI_MAX_EVALUATIONS,  /* evaluation limit reached first */
+    PAGANI_OUT_OF_CAPACITY,  /* region list full: the memory budget is spent */
+    PAGANI_NO_PROGRESS,      /* nothing left to refine (e.g. all finished) */
+    PAGANI_CHI2_TOO_LARGE,   /* Monte Carlo iterations disagree (chi2/dof) */
+    PAGANI_NO_SIGNAL         /* all samples zero/no variance: error meaningless */
+} pagani_status;
+
+/* Cubature flags (pagani_options.flags). */
+#define PAGANI_FLAG_NO_RELERR_FILTER 1u  /* never finish regions by relative
+                                            error; use for sign-changing f */
+#define PAGANI_FLAG_VEGAS_PLUS 2u        /* Vegas+ adaptive stratification */
+#define PAGANI_FLAG_VEGAS_1D 4u          /* m-Cubes1D: one grid for all axes */
+
+/* An integrand as a host function: x holds n coordinates, params the
+ * caller's parameter block (may be NULL). */
+typedef double (*pagani_function)(const double *x, int n, const void *params);
+
+/* Both forms of one integrand, as PAGANI_INTEGRAND makes them. */
+typedef struct pagani_integrand_def {
+    pagani_function function; /* host form, may be NULL */
+    const char *source;       /* C function body, may be NULL */
+} pagani_integrand_def;
+
+/*
+ * PAGANI_INTEGRAND(name, body) defines `name`, a pagani_integrand_def whose
+ * host function runs `body` and whose source is the text of `body`, so one
+ * body serves every backend:
+ *
+ *   PAGANI_INTEGRAND(gauss, {
+ *       double s = 0.0;
+ *       for (int i = 0; i < n; i++) s += (x[i] - 0.5) * (x[i] - 0.5);
+ *       return exp(-625.0 * s);
+ *   })
+ *
+ * Inside the body: x (const double *), n (int), params (const void *),
+ * p (const double *, the parameter block read as doubles), the <math.h>
+ * functions and constants. The body must not use macros of its own file:
+ * the source form sees only that environment.
+ */
+#define PAGANI_INTEGRAND(name, ...)                                          \
+    static double name##_host(const double *x, int n, const void *params) { \
+        const double *p = (const double *)params;                            \
+        (void)x; (void)n; (void)p;                                           \
+        __VA_ARGS__                                                          \
+    }                                                                        \
+    static const pagani_integrand_def name = {name##_host, #__VA_ARGS__};
+
+typedef struct pagani_context pagani_context;
+typedef struct pagani_integrand pagani_integrand;
+
+/* Called once per iteration when set in the options; returning non-zero
+ * stops the integration (status PAGANI_MAX_ITERATIONS). */
+typedef int (*pagani_progress_fn)(int iteration, long long active_regions,
+                                  double estimate, double error, void *data);
+
+/* Options of one integration. Start from pagani_options_default(method). */
+typedef struct pagani_options {
+    pagani_method method;
+    double epsrel;               /* default 1e-3 */
+    double epsabs;               /* default 1e-12 */
+    long long max_evaluations;   /* default 0: no limit */
+    int max_iterations;          /* default 0: the method's own (cubature 200,
+                                    Vegas 100, QMC 40 doublings) */
+    unsigned flags;              /* PAGANI_FLAG_* */
+    unsigned long long seed;     /* Monte Carlo seed, default 1 */
+
+    /* Cubature */
+    int rule_degree;             /* 0: 13 for n=2, 11 for n=3, 9 otherwise
+                                    (Gauss-Kronrod 7/15 for n=1); or 7, 9,
+                                    11 (n=3), 13 (n=2) */
+    int initial_splits;          /* parts per axis at the start; 0: 4 for
+                                    n<5, 2 for n<=10, 1 above */
+
+    /* Vegas (m-Cubes) */
+    double vegas_calls;          /* calls per iteration, default 1e6 */
+    int vegas_adjust_iterations; /* grid-adjusting iterations (ita), default 5 */
+    int vegas_bins;              /* importance bins per axis, default 500 */
+    double vegas_alpha;          /* grid damping exponent, default 1.5 */
+    double vegas_beta;           /* Vegas+ stratification exponent, default 0.75 */
+    double chi2_max;             /* largest chi2/dof called converged, default 5 */
+
+    /* QMC */
+    int qmc_shifts;              /* random shifts R, default 16 */
+    long long qmc_initial_points;/* points per shift at the start, default 2^14 */
+    int qmc_transform;           /* 0 none, 1 Baker's tent, 2 Korobov (default) */
+
+    pagani_progress_fn progress; /* may be NULL */
+    void *progress_data;
+} pagani_options;
+
+/* The outcome of one integration. */
+typedef struct pagani_result {
+    double value;            /* estimate of the integral */
+    double error;            /* estimated absolute error */
+    pagani_status status;
+    long long evaluations;   /* integrand evaluations */
+    long long regions;       /* cubature: regions evaluated in all */
+    int iterations;
+    double chi2_dof;         /* Monte Carlo; 0 for cubature */
+    pagani_method method;    /* the method that ran */
+    pagani_backend backend;  /* the backend that ran */
+    int rule_degree;         /* cubature: the rule that ran */
+    double seconds;          /* wall time of the call */
+} pagani_result;
+
+/* ---- contexts ------------------------------------------------------- */
+
+/* Creates a context on `backend` (expensive: device set-up). AUTO takes
+ * CUDA when a GPU is usable, else the CPU. Returns
+ * PAGANI_ERR_BACKEND_UNAVAILABLE when CUDA is asked for and cannot run; in
+ * that case *ctx is still created, so pagani_context_message() says why,
+ * and must be destroyed. */
+int pagani_context_create(pagani_context **ctx, pagani_backend backend);
+void pagani_context_destroy(pagani_context *ctx);
+
+/* The backend this context runs on (never AUTO). */
+pagani_backend pagani_context_backend(const pagani_context *ctx);
+
+/* CPU threads (0: OpenMP's default, the PAGANI_THREADS environment
+ * variable when set). */
+int pagani_context_set_threads(pagani_context *ctx, int threads);
+
+/* Memory budget in bytes for region lists (0: default, which is 1 GiB on
+ * the CPU and 80% of free device memory on the GPU). */
+int pagani_context_set_memory(pagani_context *ctx, size_t bytes);
+
+/* Details of the last failure in this context; "" when none. Valid until
+ * the next call on the context. */
+const char *pagani_context_message(const pagani_context *ctx);
+
+/* ---- integrands ----------------------------------------------------- */
+
+/* An integrand of dimension n from a host function. params (may be NULL)
+ * is copied (params_size bytes) and passed to every call. */
+int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
+                                   int n, pagani_function function,
+                                   const void *params, size_t params_size);
+
+/* An integrand of dimension n from C source (expensive: compiles). The
+ * source is a function body with `return`, or a single expression; it sees
+ * x, n, params, p, <math.h>. On the CPU it is compiled by the system C
+ * compiler (PAGANI_CC, default "cc") into a shared object cached under
+ * $PAGANI_CACHE_DIR, else $XDG_CACHE_HOME/pagani, else ~/.cache/pagani. On
+ * failure returns PAGANI_ERR_COMPILE and the compiler's log, with the line
+ * numbers of `source`, is in pagani_context_message(). */
+int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
+                                 int n, const char *source,
+                                 const void *params, size_t params_size);
+
+/* An integrand from a PAGANI_INTEGRAND definition: its source when the
+ * backend needs source (CUDA), its host function otherwise. */
+int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
+                            const pagani_integrand_def *def);
+
+/* Replaces the parameter block (copied). Cheap: no recompilation. */
+int pagani_integrand_set_params(pagani_integrand *f, const void *params,
+                                size_t params_size);
+
+void pagani_integrand_destroy(pagani_integrand *f);
+
+/* ---- integration ---------------------------------------------------- */
+
+/* Defaults for `method`, as documented on each field above. */
+pagani_options pagani_options_default(pagani_method method);
+
+/* Integrates f over [lower[i], upper[i]], i < n. options may be NULL (the
+ * defaults of PAGANI_AUTO). Returns PAGANI_OK when an estimate was made:
+ * then read result->status to learn whether it converged. */
+int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
+                     const double *lower, const double *upper,
+                     const pagani_options *options, pagani_result *result);
+
+/* ---- names ---------------------------------------------------------- */
+
+const char *pagani_strerror(int code);
+const char *pagani_status_name(pagani_status status);
+const char *pagani_method_name(pagani_method method);
+const char *pagani_backend_name(pagani_backend backend);
+const char *pagani_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAGANI_H */

@@ -1,0 +1,70 @@
+/*
+ * estimate.c - what a region's rule sums say: its value and raw error
+ * (DCUHRE null-rule model or Kronrod - Gauss), and the axis to split it
+ * along (fourth differences), as cubature-rules.md gives them.
+ */
+#include <float.h>
+#include <math.h>
+
+#include "rules/rules.h"
+
+/* E_k = max over sets s of |r_{k+1} + scale(s,k) r_k| norm(s,k). */
+static double null_error(const pagani_rule *rule, const double *r, int k)
+{
+    double e = 0.0;
+    for (int s = 0; s < rule->nsets; s++) {
+        double v = fabs(r[k + 1] + rule->scale[k - 1][s] * r[k]) * rule->norm[k - 1][s];
+        if (v > e) e = v;
+    }
+    return e;
+}
+
+/* Kronrod: error = volume * |r_1|, r_1 the Kronrod minus Gauss sum. This is
+ * QUADPACK's raw |K - G| without its rescaling (which needs the mean
+ * absolute deviation of f, not a linear sum of f); it overestimates the
+ * error of smooth integrands, never underestimates it by that rescaling. */
+void pagani_rule_estimate(const pagani_rule *rule, const double sums[5],
+                          double volume, double *value, double *error)
+{
+    *value = volume * sums[0];
+    if (rule->error_model == PAGANI_ERROR_KRONROD) {
+        *error = volume * fabs(sums[1]);
+        return;
+    }
+    double e1 = null_error(rule, sums, 1);
+    double e2 = null_error(rule, sums, 2);
+    double e3 = null_error(rule, sums, 3);
+    if (rule->c0 * e1 <= e2 && rule->c0 * e2 <= e3)
+        *error = volume * rule->c1 * e1;
+    else
+        *error = volume * rule->c2 * fmax(e1, fmax(e2, e3));
+}
+
+/* A fourth difference within rounding of its terms (8 ulps of their
+ * magnitude) counts as zero, in the spirit of DCUHRE's "ignore differences
+ * below roundoff": so a function with no fourth-order variation (a
+ * constant, a quadratic) is split along its widest axis, not by noise. */
+int pagani_rule_split_axis(const pagani_rule *rule, const double *f,
+                           const double *width)
+{
+    int n = rule->n, axis = 0, widest = 0;
+    double ratio, dmax = 0.0;
+
+    if (n < 2) return 0;
+    ratio = (rule->split_b / rule->split_a) * (rule->split_b / rule->split_a);
+    for (int d = 0; d < n; d++) {
+        double fa = f[1 + 2 * d] + f[2 + 2 * d];
+        double fb = f[1 + 2 * n + 2 * d] + f[2 + 2 * n + 2 * d];
+        double t0 = 2.0 * (1.0 - ratio) * f[0];
+        double diff = fabs(t0 + ratio * fa - fb);
+        double mag = fabs(t0) + ratio * (fabs(f[1 + 2 * d]) + fabs(f[2 + 2 * d])) +
+                     fabs(f[1 + 2 * n + 2 * d]) + fabs(f[2 + 2 * n + 2 * d]);
+        if (diff <= 8.0 * DBL_EPSILON * mag) diff = 0.0;
+        if (diff > dmax) {
+            dmax = diff;
+            axis = d;
+        }
+        if (width[d] > width[widest]) widest = d;
+    }
+    return dmax > 0.0 ? axis : widest;
+}

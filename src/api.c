@@ -1,0 +1,283 @@
+/*
+ * api.c - the public entry points: contexts, options, argument checking,
+ * dispatch to the method drivers, and the names of codes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "methods.h"
+
+/* ---- contexts -------------------------------------------------------- */
+
+static int open_backend(pagani_context *ctx, const backend_ops *ops)
+{
+    void *state = NULL;
+    int rc;
+
+    if (!ops)
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
+                           "libpagani was built without the CUDA backend");
+    rc = ops->open(ctx, &state);
+    if (rc != PAGANI_OK) return rc;
+    ctx->backend = ops;
+    ctx->backend_state = state;
+    ctx->kind = ops->kind;
+    return PAGANI_OK;
+}
+
+int pagani_context_create(pagani_context **out, pagani_backend backend)
+{
+    pagani_context *ctx;
+    const char *threads;
+    int rc = PAGANI_OK;
+
+    if (!out) return PAGANI_ERR_NULL_POINTER;
+    *out = NULL;
+    if (backend != PAGANI_BACKEND_AUTO && backend != PAGANI_BACKEND_CPU &&
+        backend != PAGANI_BACKEND_CUDA)
+        return PAGANI_ERR_OPTION;
+    ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return PAGANI_ERR_NO_MEMORY;
+    threads = getenv("PAGANI_THREADS");
+    if (threads && atoi(threads) > 0) ctx->threads = atoi(threads);
+
+    switch (backend) {
+    case PAGANI_BACKEND_CUDA:
+        ctx->kind = PAGANI_BACKEND_CUDA;
+        rc = open_backend(ctx, pagani_cuda_backend());
+        break;
+    case PAGANI_BACKEND_CPU:
+        rc = open_backend(ctx, &pagani_cpu_backend);
+        break;
+    default: /* AUTO: the GPU when one is usable, else the CPU */
+        if (open_backend(ctx, pagani_cuda_backend()) != PAGANI_OK) {
+            pagani_clear_message(ctx);
+            rc = open_backend(ctx, &pagani_cpu_backend);
+        }
+        break;
+    }
+    *out = ctx;
+    return rc;
+}
+
+void pagani_context_destroy(pagani_context *ctx)
+{
+    if (!ctx) return;
+    if (ctx->backend) ctx->backend->close(ctx->backend_state);
+    free(ctx->message);
+    free(ctx);
+}
+
+pagani_backend pagani_context_backend(const pagani_context *ctx)
+{
+    return ctx ? ctx->kind : PAGANI_BACKEND_AUTO;
+}
+
+int pagani_context_set_threads(pagani_context *ctx, int threads)
+{
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    if (threads < 0)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "threads must be >= 0 (0: the default), got %d", threads);
+    ctx->threads = threads;
+    return PAGANI_OK;
+}
+
+int pagani_context_set_memory(pagani_context *ctx, size_t bytes)
+{
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    ctx->memory_budget = bytes;
+    return PAGANI_OK;
+}
+
+const char *pagani_context_message(const pagani_context *ctx)
+{
+    if (!ctx || !ctx->message) return "";
+    return ctx->message;
+}
+
+/* ---- options --------------------------------------------------------- */
+
+pagani_options pagani_options_default(pagani_method method)
+{
+    pagani_options o;
+
+    memset(&o, 0, sizeof o);
+    o.method = method;
+    o.epsrel = 1e-3;
+    o.epsabs = 1e-12;
+    o.seed = 1;
+    o.vegas_calls = 1e6;
+    o.vegas_adjust_iterations = 5;
+    o.vegas_bins = 500;
+    o.vegas_alpha = 1.5;
+    o.vegas_beta = 0.75;
+    o.chi2_max = 5.0;
+    o.qmc_shifts = 16;
+    o.qmc_initial_points = 1LL << 14;
+    o.qmc_transform = 2;
+    return o;
+}
+
+static int check_options(pagani_context *ctx, const pagani_options *o)
+{
+    if (isnan(o->epsrel) || isnan(o->epsabs) || o->epsrel < 0 || o->epsabs < 0)
+        return pagani_fail(ctx, PAGANI_ERR_TOLERANCE,
+                           "epsrel and epsabs must be >= 0 (got %g and %g)",
+                           o->epsrel, o->epsabs);
+    if (o->epsrel == 0 && o->epsabs == 0)
+        return pagani_fail(ctx, PAGANI_ERR_TOLERANCE,
+                           "epsrel and epsabs are both 0: no tolerance can be met");
+    if (o->method < PAGANI_AUTO || o->method > PAGANI_QMC)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "unknown method %d", (int)o->method);
+    if (o->max_evaluations < 0 || o->max_iterations < 0)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "max_evaluations and max_iterations must be >= 0");
+    if (o->rule_degree != 0 && o->rule_degree != 7 && o->rule_degree != 9 &&
+        o->rule_degree != 11 && o->rule_degree != 13)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "rule_degree must be 0, 7, 9, 11 or 13 (got %d)",
+                           o->rule_degree);
+    if (o->initial_splits < 0 || o->initial_splits > 64)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "initial_splits must be 0..64 (got %d)", o->initial_splits);
+    return PAGANI_OK;
+}
+
+static int check_bounds(pagani_context *ctx, int n, const double *lower,
+                        const double *upper)
+{
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(lower[i]) || !isfinite(upper[i]))
+            return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
+                               "bounds of axis %d are not finite ([%g, %g])",
+                               i, lower[i], upper[i]);
+        if (!(lower[i] < upper[i]))
+            return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
+                               "axis %d: lower bound %g is not below upper bound %g",
+                               i, lower[i], upper[i]);
+    }
+    return PAGANI_OK;
+}
+
+/* PAGANI_AUTO: cubature where it is feasible, Monte Carlo above. */
+static pagani_method choose_method(int n)
+{
+    return n <= 12 ? PAGANI_CUBATURE : PAGANI_VEGAS;
+}
+
+/* ---- integration ----------------------------------------------------- */
+
+int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
+                     const double *lower, const double *upper,
+                     const pagani_options *options, pagani_result *result)
+{
+    pagani_options opt;
+    double start;
+    int rc;
+
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    if (!f || !lower || !upper || !result)
+        return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER,
+                           "pagani_integrate: %s is NULL",
+                           !f ? "the integrand" : !lower ? "lower" :
+                           !upper ? "upper" : "result");
+    if (f->ctx != ctx)
+        return pagani_fail(ctx, PAGANI_ERR_CONTEXT_MISMATCH,
+                           "the integrand was created by another context");
+    if (!ctx->backend)
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
+                           "this context has no usable backend");
+    opt = options ? *options : pagani_options_default(PAGANI_AUTO);
+    if ((rc = check_options(ctx, &opt)) != PAGANI_OK) return rc;
+    if ((rc = check_bounds(ctx, f->n, lower, upper)) != PAGANI_OK) return rc;
+    if (opt.method == PAGANI_AUTO) opt.method = choose_method(f->n);
+
+    memset(result, 0, sizeof *result);
+    start = pagani_now();
+    switch (opt.method) {
+    case PAGANI_CUBATURE:
+        if (f->n > PAGANI_MAX_CUBATURE_DIM)
+            return pagani_fail(ctx, PAGANI_ERR_DIMENSION,
+                               "cubature supports 1 <= n <= %d, got n = %d",
+                               PAGANI_MAX_CUBATURE_DIM, f->n);
+        rc = pagani_cubature_integrate(ctx, f, lower, upper, &opt, result);
+        break;
+    case PAGANI_VEGAS:
+        rc = pagani_vegas_integrate(ctx, f, lower, upper, &opt, result);
+        break;
+    case PAGANI_QMC:
+        rc = pagani_qmc_integrate(ctx, f, lower, upper, &opt, result);
+        break;
+    default:
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "method %s is not available in this build",
+                           pagani_method_name(opt.method));
+    }
+    result->method = opt.method;
+    result->backend = ctx->kind;
+    result->seconds = pagani_now() - start;
+    return rc;
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+const char *pagani_strerror(int code)
+{
+    switch (code) {
+    case PAGANI_OK: return "success";
+    case PAGANI_ERR_NULL_POINTER: return "a required pointer argument is NULL";
+    case PAGANI_ERR_DIMENSION: return "dimension out of range";
+    case PAGANI_ERR_BOUNDS: return "invalid integration bounds";
+    case PAGANI_ERR_TOLERANCE: return "invalid tolerance";
+    case PAGANI_ERR_OPTION: return "invalid option";
+    case PAGANI_ERR_NO_FORM: return "the integrand has no form this backend can run";
+    case PAGANI_ERR_COMPILE: return "integrand source did not compile";
+    case PAGANI_ERR_NONFINITE: return "the integrand returned NaN or infinity";
+    case PAGANI_ERR_NO_MEMORY: return "out of memory";
+    case PAGANI_ERR_BACKEND_UNAVAILABLE: return "backend unavailable";
+    case PAGANI_ERR_CUDA: return "CUDA error";
+    case PAGANI_ERR_CONTEXT_MISMATCH: return "integrand belongs to another context";
+    case PAGANI_ERR_SYSTEM: return "system error";
+    default: return "unknown error code";
+    }
+}
+
+const char *pagani_status_name(pagani_status status)
+{
+    switch (status) {
+    case PAGANI_CONVERGED: return "converged";
+    case PAGANI_MAX_ITERATIONS: return "iteration limit reached";
+    case PAGANI_MAX_EVALUATIONS: return "evaluation limit reached";
+    case PAGANI_OUT_OF_CAPACITY: return "memory budget exhausted";
+    case PAGANI_NO_PROGRESS: return "no further progress possible";
+    case PAGANI_CHI2_TOO_LARGE: return "iterations inconsistent (chi2/dof too large)";
+    case PAGANI_NO_SIGNAL: return "no signal: all samples zero or without variance";
+    default: return "unknown status";
+    }
+}
+
+const char *pagani_method_name(pagani_method method)
+{
+    switch (method) {
+    case PAGANI_AUTO: return "auto";
+    case PAGANI_CUBATURE: return "cubature";
+    case PAGANI_VEGAS: return "vegas";
+    case PAGANI_QMC: return "qmc";
+    default: return "unknown";
+    }
+}
+
+const char *pagani_backend_name(pagani_backend backend)
+{
+    switch (backend) {
+    case PAGANI_BACKEND_AUTO: return "auto";
+    case PAGANI_BACKEND_CPU: return "cpu";
+    case PAGANI_BACKEND_CUDA: return "cuda";
+    default: return "unknown";
+    }
+}
+
+const char *pagani_version(void) { return PACKAGE_VERSION; }

@@ -1,0 +1,433 @@
+/*
+ * args.c - parses the pagani command line (getopt_long) into a cli_args.
+ *
+ * Each value is checked strictly: the whole argument must be consumed by
+ * strtod/strtoll, numbers must be finite and in range, and a problem is
+ * reported as "pagani: --option: what is wrong" on stderr.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "args.h"
+
+/* Codes of the options that have no short form. */
+enum {
+    OPT_LOWER = 256, OPT_UPPER, OPT_BOUNDS, OPT_EPSREL, OPT_EPSABS,
+    OPT_METHOD, OPT_BACKEND, OPT_RULE, OPT_MAX_EVALS, OPT_MAX_ITERATIONS,
+    OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_SEED, OPT_CALLS,
+    OPT_PROGRESS, OPT_JSON
+};
+
+static const struct option long_options[] = {
+    {"dim",             required_argument, NULL, 'n'},
+    {"lower",           required_argument, NULL, OPT_LOWER},
+    {"upper",           required_argument, NULL, OPT_UPPER},
+    {"bounds",          required_argument, NULL, OPT_BOUNDS},
+    {"epsrel",          required_argument, NULL, OPT_EPSREL},
+    {"epsabs",          required_argument, NULL, OPT_EPSABS},
+    {"method",          required_argument, NULL, OPT_METHOD},
+    {"backend",         required_argument, NULL, OPT_BACKEND},
+    {"rule",            required_argument, NULL, OPT_RULE},
+    {"max-evals",       required_argument, NULL, OPT_MAX_EVALS},
+    {"max-iterations",  required_argument, NULL, OPT_MAX_ITERATIONS},
+    {"threads",         required_argument, NULL, OPT_THREADS},
+    {"memory",          required_argument, NULL, OPT_MEMORY},
+    {"no-relerr-filter", no_argument,      NULL, OPT_NO_RELERR_FILTER},
+    {"seed",            required_argument, NULL, OPT_SEED},
+    {"params",          required_argument, NULL, 'p'},
+    {"calls",           required_argument, NULL, OPT_CALLS},
+    {"progress",        no_argument,       NULL, OPT_PROGRESS},
+    {"json",            no_argument,       NULL, OPT_JSON},
+    {"file",            required_argument, NULL, 'f'},
+    {"help",            no_argument,       NULL, 'h'},
+    {"version",         no_argument,       NULL, 'V'},
+    {NULL, 0, NULL, 0}
+};
+
+/* Prints "pagani: OPTION: <message>" to stderr; returns CLI_EXIT_USAGE. */
+static int bad(const char *option, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static int bad(const char *option, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "pagani: %s: ", option);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_EXIT_USAGE;
+}
+
+/* Reads a finite double from the start of s; *end is left after it. */
+static int read_double(const char *option, const char *s, char **end,
+                       double *out)
+{
+    errno = 0;
+    *out = strtod(s, end);
+    if (*end == s)
+        return bad(option, "expected a number, got '%s'", s);
+    if (errno == ERANGE && fabs(*out) > 1.0)
+        return bad(option, "'%s' is out of range", s);
+    if (!isfinite(*out))
+        return bad(option, "'%s' is not a finite number", s);
+    return 0;
+}
+
+/* The whole of s as a finite double. */
+static int parse_double(const char *option, const char *s, double *out)
+{
+    char *end;
+    if (read_double(option, s, &end, out)) return CLI_EXIT_USAGE;
+    if (*end != '\0')
+        return bad(option, "expected a number, got '%s'", s);
+    return 0;
+}
+
+/* The whole of s as an integer in [min, max]. Plain integers are read by
+ * strtoll; a number such as 1e6 is accepted when it is a whole number. */
+static int parse_count(const char *option, const char *s, long long min,
+                       long long max, long long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE) {
+        double v;
+        errno = 0;
+        v = strtod(s, &end);
+        if (end == s || *end != '\0' || !isfinite(v) || v != floor(v))
+            return bad(option, "expected a whole number, got '%s'", s);
+        if (v < (double)min) *out = min - 1;
+        else if (v > (double)max) *out = max, errno = ERANGE;
+        else *out = (long long)v;
+    }
+    if (*out < min)
+        return bad(option, min == 0 ? "'%s' is negative" : "'%s' is below %lld",
+                   s, min);
+    if (*out > max || errno == ERANGE)
+        return bad(option, "'%s' is above %lld", s, max);
+    return 0;
+}
+
+/* A byte count with an optional binary suffix: K, M, G, T (also KB, KiB). */
+static int parse_bytes(const char *option, const char *s, long long *out)
+{
+    static const char suffixes[] = "KMGT";
+    char *end;
+    double v, scale = 1.0;
+    const char *at;
+
+    if (read_double(option, s, &end, &v)) return CLI_EXIT_USAGE;
+    if (*end != '\0') {
+        at = strchr(suffixes, end[0] & ~0x20); /* upper case */
+        if (!at)
+            return bad(option, "unknown size suffix in '%s' (use K, M, G or T)", s);
+        scale = ldexp(1.0, 10 * (int)(at - suffixes + 1));
+        end++;
+        if (strcmp(end, "") != 0 && strcmp(end, "B") != 0 && strcmp(end, "iB") != 0)
+            return bad(option, "unknown size suffix in '%s' (use K, M, G or T)", s);
+    }
+    v *= scale;
+    if (v < 0.0)
+        return bad(option, "'%s' is negative", s);
+    if (v >= 9.2e18 || v > (double)SIZE_MAX)
+        return bad(option, "'%s' is too large", s);
+    *out = (long long)v; /* whole bytes, rounded down */
+    return 0;
+}
+
+/* An unsigned 64-bit seed; strtoull would silently wrap "-1". */
+static int parse_seed(const char *option, const char *s,
+                      unsigned long long *out)
+{
+    char *end;
+    const char *t = s;
+    while (*t == ' ' || *t == '\t') t++;
+    if (*t == '-')
+        return bad(option, "'%s' is negative", s);
+    errno = 0;
+    *out = strtoull(s, &end, 10);
+    if (end == s || *end != '\0')
+        return bad(option, "expected a whole number, got '%s'", s);
+    if (errno == ERANGE)
+        return bad(option, "'%s' is out of range", s);
+    return 0;
+}
+
+/* A comma-separated list of doubles (-p): "1.5,2,-3". */
+static int parse_list(const char *option, const char *s, double **values,
+                      int *count)
+{
+    const char *at = s;
+    int n = 0, cap = 0;
+    double *v = NULL;
+
+    for (;;) {
+        char *end;
+        double x;
+        if (read_double(option, at, &end, &x)) goto fail;
+        while (*end == ' ' || *end == '\t') end++;
+        if (*end != ',' && *end != '\0') {
+            bad(option, "expected numbers separated by commas, got '%s'", s);
+            goto fail;
+        }
+        if (n == cap) {
+            double *grown;
+            cap = cap ? 2 * cap : 8;
+            grown = realloc(v, (size_t)cap * sizeof *v);
+            if (!grown) { bad(option, "out of memory"); goto fail; }
+            v = grown;
+        }
+        v[n++] = x;
+        if (*end == '\0') break;
+        at = end + 1;
+    }
+    free(*values);
+    *values = v;
+    *count = n;
+    return 0;
+fail:
+    free(v);
+    return CLI_EXIT_USAGE;
+}
+
+/* --bounds "a1:b1,a2:b2,...": one lower:upper pair per axis. */
+static int parse_bounds(const char *option, const char *s, double **lower,
+                        double **upper, int *count)
+{
+    const char *at = s;
+    int n = 0;
+    double *lo = malloc(PAGANI_MAX_DIM * sizeof *lo);
+    double *hi = malloc(PAGANI_MAX_DIM * sizeof *hi);
+
+    if (!lo || !hi) { bad(option, "out of memory"); goto fail; }
+    for (;;) {
+        char *end;
+        if (n == PAGANI_MAX_DIM) {
+            bad(option, "more than %d axes", PAGANI_MAX_DIM);
+            goto fail;
+        }
+        if (read_double(option, at, &end, &lo[n])) goto fail;
+        if (*end != ':') {
+            bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n + 1, s);
+            goto fail;
+        }
+        at = end + 1;
+        if (read_double(option, at, &end, &hi[n])) goto fail;
+        while (*end == ' ' || *end == '\t') end++;
+        if (*end != ',' && *end != '\0') {
+            bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n + 1, s);
+            goto fail;
+        }
+        n++;
+        if (*end == '\0') break;
+        at = end + 1;
+    }
+    free(*lower);
+    free(*upper);
+    *lower = lo;
+    *upper = hi;
+    *count = n;
+    return 0;
+fail:
+    free(lo);
+    free(hi);
+    return CLI_EXIT_USAGE;
+}
+
+/* Looks `s` up among `names` (NULL-terminated); the index, or -1. */
+static int lookup(const char *s, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return -1;
+}
+
+static int parse_method(const char *option, const char *s, pagani_method *m)
+{
+    static const char *const names[] = {"auto", "cubature", "vegas", "qmc", NULL};
+    static const pagani_method values[] = {PAGANI_AUTO, PAGANI_CUBATURE,
+                                           PAGANI_VEGAS, PAGANI_QMC};
+    int i = lookup(s, names);
+    if (i < 0)
+        return bad(option, "unknown method '%s' (auto, cubature, vegas, qmc)", s);
+    *m = values[i];
+    return 0;
+}
+
+static int parse_backend(const char *option, const char *s, pagani_backend *b)
+{
+    static const char *const names[] = {"auto", "cpu", "cuda", NULL};
+    static const pagani_backend values[] = {PAGANI_BACKEND_AUTO,
+                                            PAGANI_BACKEND_CPU,
+                                            PAGANI_BACKEND_CUDA};
+    int i = lookup(s, names);
+    if (i < 0)
+        return bad(option, "unknown backend '%s' (auto, cpu, cuda)", s);
+    *b = values[i];
+    return 0;
+}
+
+static int parse_rule(const char *option, const char *s, int *rule)
+{
+    static const char *const names[] = {"7", "9", "11", "13", NULL};
+    static const int values[] = {7, 9, 11, 13};
+    int i = lookup(s, names);
+    if (i < 0)
+        return bad(option, "unknown rule degree '%s' (7, 9, 11, 13)", s);
+    *rule = values[i];
+    return 0;
+}
+
+/* Handles one option returned by getopt_long. */
+static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
+                        int *lower_set, int *upper_set, int *nbounds)
+{
+    /* The option's names, for messages: "-n/--dim" or "--epsrel". */
+    char option[40] = "option";
+    for (const struct option *o = long_options; o->name; o++) {
+        if (o->val != c) continue;
+        if (c < 256) snprintf(option, sizeof option, "-%c/--%s", c, o->name);
+        else snprintf(option, sizeof option, "--%s", o->name);
+        break;
+    }
+
+    switch (c) {
+    case 'h': a->help = 1; return 0;
+    case 'V': a->version = 1; return 0;
+    case 'n': return parse_count(option, arg, 1, PAGANI_MAX_DIM, dim);
+    case 'f': a->file = arg; return 0;
+    case 'p': return parse_list(option, arg, &a->params, &a->nparams);
+    case OPT_LOWER:
+        *lower_set = 1;
+        return parse_double(option, arg, &a->lower[0]);
+    case OPT_UPPER:
+        *upper_set = 1;
+        return parse_double(option, arg, &a->upper[0]);
+    case OPT_BOUNDS:
+        return parse_bounds(option, arg, &a->lower, &a->upper, nbounds);
+    case OPT_EPSREL:
+    case OPT_EPSABS: {
+        double *eps = c == OPT_EPSREL ? &a->epsrel : &a->epsabs;
+        if (parse_double(option, arg, eps)) return CLI_EXIT_USAGE;
+        if (*eps < 0.0) return bad(option, "tolerance %s is negative", arg);
+        return 0;
+    }
+    case OPT_METHOD: return parse_method(option, arg, &a->method);
+    case OPT_BACKEND: return parse_backend(option, arg, &a->backend);
+    case OPT_RULE: return parse_rule(option, arg, &a->rule);
+    case OPT_MAX_EVALS:
+        return parse_count(option, arg, 0, LLONG_MAX, &a->max_evals);
+    case OPT_MAX_ITERATIONS:
+        return parse_count(option, arg, 0, INT_MAX, &a->max_iterations);
+    case OPT_THREADS:
+        return parse_count(option, arg, 0, INT_MAX, &a->threads);
+    case OPT_MEMORY: return parse_bytes(option, arg, &a->memory);
+    case OPT_NO_RELERR_FILTER: a->no_relerr_filter = 1; return 0;
+    case OPT_SEED:
+        a->seed_set = 1;
+        return parse_seed(option, arg, &a->seed);
+    case OPT_CALLS:
+        if (parse_double(option, arg, &a->calls)) return CLI_EXIT_USAGE;
+        if (a->calls < 1.0) return bad(option, "%s is below 1", arg);
+        return 0;
+    case OPT_PROGRESS: a->progress = 1; return 0;
+    case OPT_JSON: a->json = 1; return 0;
+    default: return CLI_EXIT_USAGE; /* getopt_long has said what */
+    }
+}
+
+/* After all options: settles n and the bounds of every axis. */
+static int settle_box(cli_args *a, long long dim, int lower_set,
+                      int upper_set, int nbounds)
+{
+    if (nbounds) {
+        if (lower_set || upper_set)
+            return bad("--bounds", "cannot be combined with --lower/--upper");
+        if (dim && dim != nbounds)
+            return bad("--bounds", "gives %d axes but --dim is %lld",
+                       nbounds, dim);
+        dim = nbounds;
+    } else {
+        if (!dim) dim = 1;
+        for (int i = 1; i < dim; i++) {
+            a->lower[i] = a->lower[0];
+            a->upper[i] = a->upper[0];
+        }
+    }
+    a->dim = (int)dim;
+    for (int i = 0; i < a->dim; i++) {
+        if (a->lower[i] >= a->upper[i]) {
+            const char *option = nbounds ? "--bounds" : "--lower/--upper";
+            return bad(option, "axis %d: lower bound %g is not below upper "
+                       "bound %g", i + 1, a->lower[i], a->upper[i]);
+        }
+    }
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, cli_args *a)
+{
+    long long dim = 0;
+    int lower_set = 0, upper_set = 0, nbounds = 0, c;
+
+    memset(a, 0, sizeof *a);
+    a->epsrel = a->epsabs = -1.0;
+    a->max_evals = a->max_iterations = a->threads = a->memory = -1;
+    a->lower = malloc(PAGANI_MAX_DIM * sizeof *a->lower);
+    a->upper = malloc(PAGANI_MAX_DIM * sizeof *a->upper);
+    if (!a->lower || !a->upper) return bad("pagani", "out of memory");
+    a->lower[0] = 0.0;
+    a->upper[0] = 1.0;
+
+    /* getopt_long names the program by argv[0], which under libtool's
+     * wrapper is a long path. */
+    static char program[] = "pagani";
+    argv[0] = program;
+    opterr = 1;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "n:p:f:hV", long_options, NULL)) != -1) {
+        if (parse_option(c, optarg, a, &dim, &lower_set, &upper_set, &nbounds))
+            goto usage;
+        if (a->help || a->version) return 0;
+    }
+
+    if (optind < argc) a->expr = argv[optind++];
+    if (optind < argc) {
+        fprintf(stderr, "pagani: more than one EXPR ('%s' and '%s'); quote "
+                "the expression as one argument\n", a->expr, argv[optind]);
+        goto usage;
+    }
+    if (a->expr && a->file) {
+        fprintf(stderr, "pagani: both EXPR and --file given; use one\n");
+        goto usage;
+    }
+    if (!a->expr && !a->file) {
+        fprintf(stderr, "pagani: no EXPR given\n");
+        goto usage;
+    }
+    if (settle_box(a, dim, lower_set, upper_set, nbounds)) goto usage;
+    return 0;
+
+usage:
+    fprintf(stderr, "Try 'pagani --help' for more information.\n");
+    return CLI_EXIT_USAGE;
+}
+
+void cli_args_free(cli_args *a)
+{
+    free(a->lower);
+    free(a->upper);
+    free(a->params);
+    a->lower = a->upper = a->params = NULL;
+}

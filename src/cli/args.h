@@ -1,0 +1,67 @@
+/*
+ * args.h - the pagani command line, parsed into a struct.
+ *
+ * cli_parse() reads argv with getopt_long, checks every value strictly
+ * (a number must be all number: "1e-3x" is refused) and reports a bad one
+ * on stderr naming the option. It does not touch the library beyond the
+ * public names of pagani.h.
+ */
+#ifndef PAGANI_CLI_ARGS_H
+#define PAGANI_CLI_ARGS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "pagani.h"
+
+/* Exit statuses of the program. */
+enum {
+    CLI_EXIT_CONVERGED = 0,   /* the requested tolerance was met */
+    CLI_EXIT_NOT_CONVERGED = 1, /* an estimate, but status not CONVERGED */
+    CLI_EXIT_USAGE = 2,       /* bad command line or unreadable EXPR file */
+    CLI_EXIT_LIBRARY = 3      /* the library returned an error code */
+};
+
+/* What the command line asked for. A field left at its "unset" value keeps
+ * the library's default (pagani_options_default). */
+typedef struct cli_args {
+    int help;                 /* -h: print the help and exit 0 */
+    int version;              /* -V: print the version and exit 0 */
+
+    const char *expr;         /* EXPR operand, or NULL when -f is used */
+    const char *file;         /* -f FILE ("-": stdin), or NULL */
+
+    int dim;                  /* n: -n, else the --bounds count, else 1 */
+    double *lower;            /* dim lower bounds (malloc'd) */
+    double *upper;            /* dim upper bounds (malloc'd) */
+
+    double *params;           /* -p values (malloc'd), or NULL */
+    int nparams;
+
+    pagani_method method;
+    pagani_backend backend;
+    int rule;                 /* 0: the library's choice */
+    double epsrel;            /* negative: unset */
+    double epsabs;            /* negative: unset */
+    long long max_evals;      /* negative: unset */
+    long long max_iterations; /* negative: unset */
+    long long threads;        /* negative: unset */
+    long long memory;         /* negative: unset; bytes */
+    double calls;             /* 0: unset */
+    int seed_set;
+    unsigned long long seed;
+    int no_relerr_filter;
+    int progress;             /* --progress */
+    int json;                 /* --json */
+} cli_args;
+
+/* Parses argv into *a. Returns 0 on success, or CLI_EXIT_USAGE after
+ * printing the problem to stderr. On success with a->help or a->version set
+ * nothing else need be valid. Free with cli_args_free() in every case. */
+int cli_parse(int argc, char **argv, cli_args *a);
+
+void cli_args_free(cli_args *a);
+
+/* The --help text, written to `out`. */
+void cli_print_help(FILE *out);
+
+#endif /* PAGANI_CLI_ARGS_H */

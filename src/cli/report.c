@@ -1,0 +1,85 @@
+/*
+ * report.c - the text and JSON forms of a result, the --progress lines and
+ * the report of a library error.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "report.h"
+
+void report_text(FILE *out, const pagani_result *r)
+{
+    fprintf(out, "%.15g +- %.3g\n", r->value, r->error);
+    fprintf(out, "status:      %s\n", pagani_status_name(r->status));
+    fprintf(out, "evaluations: %lld\n", r->evaluations);
+    if (r->method == PAGANI_CUBATURE)
+        fprintf(out, "regions:     %lld\n", r->regions);
+    if (r->method == PAGANI_VEGAS)
+        fprintf(out, "chi2/dof:    %.3g\n", r->chi2_dof);
+    fprintf(out, "iterations:  %d\n", r->iterations);
+    fprintf(out, "time:        %.3g s\n", r->seconds);
+    fprintf(out, "method:      %s", pagani_method_name(r->method));
+    if (r->method == PAGANI_CUBATURE && r->rule_degree > 0)
+        fprintf(out, " (rule of degree %d)", r->rule_degree);
+    fprintf(out, " on %s\n", pagani_backend_name(r->backend));
+}
+
+/* A JSON number, or null when x is not finite (JSON has no NaN). */
+static void json_number(FILE *out, const char *key, double x)
+{
+    if (isfinite(x)) fprintf(out, "\"%s\": %.17g", key, x);
+    else fprintf(out, "\"%s\": null", key);
+}
+
+/* A JSON string with the characters JSON requires escaped. */
+static void json_string(FILE *out, const char *key, const char *s)
+{
+    fprintf(out, "\"%s\": \"", key);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
+        else if (c < 0x20) fprintf(out, "\\u%04x", c);
+        else fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void report_json(FILE *out, const pagani_result *r)
+{
+    fputc('{', out);
+    json_number(out, "value", r->value);
+    fputs(", ", out);
+    json_number(out, "error", r->error);
+    fputs(", ", out);
+    json_string(out, "status", pagani_status_name(r->status));
+    fprintf(out, ", \"evaluations\": %lld, \"regions\": %lld, "
+            "\"iterations\": %d, ", r->evaluations, r->regions, r->iterations);
+    json_number(out, "chi2_dof", r->chi2_dof);
+    fputs(", ", out);
+    json_string(out, "method", pagani_method_name(r->method));
+    fputs(", ", out);
+    json_string(out, "backend", pagani_backend_name(r->backend));
+    fprintf(out, ", \"rule\": %d, ", r->rule_degree);
+    json_number(out, "seconds", r->seconds);
+    fputs("}\n", out);
+}
+
+void report_progress(FILE *out, int iteration, long long active_regions,
+                     double estimate, double error)
+{
+    fprintf(out, "iteration %d: active regions %lld, estimate %.15g, "
+            "error %.3g\n", iteration, active_regions, estimate, error);
+    fflush(out);
+}
+
+void report_error(const char *what, int code, const pagani_context *ctx)
+{
+    const char *detail = ctx ? pagani_context_message(ctx) : NULL;
+    size_t len = detail ? strlen(detail) : 0;
+
+    fprintf(stderr, "pagani: %s: %s\n", what, pagani_strerror(code));
+    if (len) {
+        fputs(detail, stderr);
+        if (detail[len - 1] != '\n') fputc('\n', stderr);
+    }
+}

@@ -1,0 +1,263 @@
+/*
+ * cubature_driver.c - PAGANI, the paper's Algorithm 2, written once against
+ * the cubature operations of backend.h (CPU or GPU alike):
+ *
+ *   split the box uniformly; then per iteration
+ *     EVALUATE all regions; TWO-LEVEL ERROR + REL-ERR-CLASSIFY with sums;
+ *     stop when (e + e_f) <= max(epsrel |v + v_f|, epsabs);
+ *     THRESHOLD-CLASSIFY when the estimate has settled in its digits or
+ *     splitting every active region would not fit in memory;
+ *     add the finished regions to (v_f, e_f); FILTER + SPLIT the rest.
+ *
+ * It never reports convergence it did not reach: the finished regions'
+ * errors stay in the total error for good.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cubature.h"
+#include "methods.h"
+
+#define DEFAULT_MAX_ITERATIONS 200
+#define DEFAULT_CPU_BUDGET ((size_t)1 << 30)
+
+/* Parts per axis of the first uniform split (the original's choice). */
+static int initial_parts(int n, int requested)
+{
+    if (requested > 0) return requested;
+    return n < 5 ? 4 : n <= 10 ? 2 : 1;
+}
+
+/* Region capacity of one buffer from the memory budget. */
+static long long region_capacity(pagani_context *ctx, int n)
+{
+    size_t budget = ctx->memory_budget;
+    if (budget == 0) {
+        size_t free_bytes = ctx->backend->free_memory(ctx->backend_state);
+        budget = free_bytes ? free_bytes / 10 * 8 : DEFAULT_CPU_BUDGET;
+    }
+    return (long long)(budget / ctx->backend->cubature->bytes_per_region(n));
+}
+
+/* Uploads the box split into parts^n equal regions. */
+static int load_uniform_split(pagani_context *ctx, int n, int parts, long long count,
+                              const double *lower, const double *upper)
+{
+    double *lo = malloc((size_t)count * n * sizeof(double));
+    double *w = malloc((size_t)count * n * sizeof(double));
+    int rc;
+
+    if (!lo || !w) {
+        free(lo);
+        free(w);
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "initial regions");
+    }
+    for (long long i = 0; i < count; i++) {
+        long long rest = i;
+        for (int d = 0; d < n; d++) {
+            double width = (upper[d] - lower[d]) / parts;
+            w[(size_t)d * count + i] = width;
+            lo[(size_t)d * count + i] = lower[d] + (double)(rest % parts) * width;
+            rest /= parts;
+        }
+    }
+    rc = ctx->backend->cubature->load(ctx->backend_state, lo, w, count);
+    free(lo);
+    free(w);
+    return rc;
+}
+
+static int report_nonfinite(pagani_context *ctx, const cubature_sums *s, int n)
+{
+    double x[PAGANI_MAX_DIM];
+    char where[64 * PAGANI_MAX_DIM / 2];
+    size_t used = 0;
+    int rc = ctx->backend->cubature->region_point(ctx->backend_state,
+                                                  s->nonfinite_region,
+                                                  s->nonfinite_point, x);
+    if (rc != PAGANI_OK) return rc;
+    for (int d = 0; d < n && used + 32 < sizeof where; d++)
+        used += (size_t)snprintf(where + used, sizeof where - used, "%s%.17g",
+                                 d ? ", " : "", x[d]);
+    return pagani_fail(ctx, PAGANI_ERR_NONFINITE,
+                       "the integrand returned NaN or infinity at x = (%s)", where);
+}
+
+static int met(double value, double error, const pagani_options *opt)
+{
+    return error <= opt->epsrel * fabs(value) || error <= opt->epsabs;
+}
+
+/* The state carried across iterations. */
+typedef struct run {
+    long long count;          /* regions in the current list */
+    double finished_value;    /* v_f */
+    double finished_error;    /* e_f */
+    double previous_value;
+    long long capacity;
+} run;
+
+/* The relative error under which a region is finished. By the paper's
+ * Lemma 3.1, regions finished at epsrel add up to epsrel |v|; once finished
+ * regions hold part of the target, the rest must share what is left, or a
+ * run could finish every region and still miss the target. */
+static double relerr_tolerance(const run *r, const pagani_options *opt)
+{
+    double target, left;
+    if (isnan(r->previous_value)) return opt->epsrel;
+    target = opt->epsrel * fabs(r->previous_value);
+    left = target - r->finished_error;
+    return left > 0 && target > 0 ? opt->epsrel * left / target : 0.0;
+}
+
+/* Errors so small that finishing every region below them spends at most a
+ * quarter of the error budget left (the target, from the last estimate,
+ * minus what finished regions already hold): such regions need no further
+ * splitting. Beyond the paper; it keeps the breadth-first search from
+ * splitting the empty far field of peaked integrands. */
+static double negligible_error(const run *r, const pagani_options *opt)
+{
+    double target, budget;
+    if (isnan(r->previous_value)) return 0.0;
+    target = fmax(opt->epsrel * fabs(r->previous_value), opt->epsabs);
+    budget = target - r->finished_error;
+    return budget > 0 ? 0.25 * budget / (double)r->count : 0.0;
+}
+
+/* Decides what to finish after an unconverged iteration: returns the
+ * threshold for filter_split (-1: only the relative-error classification)
+ * and the regions it keeps, or sets *status when the run cannot go on. */
+static int choose_threshold(pagani_context *ctx, const run *r, const cubature_sums *s,
+                            const pagani_options *opt, double *threshold,
+                            threshold_stats *finished, pagani_status *status)
+{
+    const cubature_ops *ops = ctx->backend->cubature;
+    double value = s->value + r->finished_value;
+    double target = fmax(opt->epsrel * fabs(value), opt->epsabs);
+    threshold_problem pr;
+    int settled = fabs(value - r->previous_value) <= opt->epsrel * fabs(value);
+    int rc;
+
+    pr.regions = r->count;
+    pr.sums = *s;
+    /* The error the finished regions may still add: what the target leaves
+     * after the regions finished earlier (the paper's e - v*epsrel counts
+     * the same budget again every iteration and can overspend it). */
+    pr.budget = target - r->finished_error;
+    pr.max_kept = r->capacity / 2;
+    *threshold = -1.0;
+    finished->count = 0;
+    finished->value = finished->error = 0.0;
+    if (!settled && s->active <= pr.max_kept) return PAGANI_OK;
+
+    rc = pagani_threshold_search(ops, ctx->backend_state, &pr, threshold, finished);
+    if (rc != PAGANI_OK || *threshold >= 0 || s->active <= pr.max_kept) return rc;
+    /* Memory decides: finish the smallest errors until the rest fits. The
+     * error they carry stays in the total, so nothing is claimed falsely. */
+    rc = pagani_threshold_for_memory(ops, ctx->backend_state, &pr, threshold, finished);
+    if (rc == PAGANI_OK && (s->error - s->active_error) + finished->error > pr.budget)
+        *status = PAGANI_OUT_OF_CAPACITY; /* convergence is out of reach */
+    return rc;
+}
+
+int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
+                              const double *lower, const double *upper,
+                              const pagani_options *opt, pagani_result *result)
+{
+    const cubature_ops *ops = ctx->backend->cubature;
+    const int n = f->n;
+    const int max_iterations = opt->max_iterations ? opt->max_iterations
+                                                   : DEFAULT_MAX_ITERATIONS;
+    const int relerr_filter = !(opt->flags & PAGANI_FLAG_NO_RELERR_FILTER);
+    pagani_rule *rule = NULL;
+    cubature_job job;
+    run r = {0, 0.0, 0.0, NAN, 0};
+    int parts = initial_parts(n, opt->initial_splits);
+    int rc;
+
+    if (!f->function && !f->device_module[PAGANI_CUBATURE])
+        return pagani_fail(ctx, PAGANI_ERR_NO_FORM,
+                           "the integrand has no form the %s backend can run",
+                           pagani_backend_name(ctx->kind));
+    rc = pagani_rule_create(n, opt->rule_degree, &rule);
+    if (rc == -2) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "rule tables");
+    if (rc != 0)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "no cubature rule of degree %d for n = %d (degree 11 "
+                           "needs n = 3, degree 13 needs n = 2)",
+                           opt->rule_degree, n);
+
+    r.count = 1;
+    for (int d = 0; d < n; d++) r.count *= parts;
+    r.capacity = region_capacity(ctx, n);
+    if (r.count > r.capacity / 2 || pow(parts, n) > 1e12) {
+        pagani_rule_destroy(rule);
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
+                           "the memory budget holds %lld regions, too few for "
+                           "the %d^%d initial regions", r.capacity, parts, n);
+    }
+    job.integrand = f;
+    job.rule = rule;
+    job.n = n;
+    job.capacity = r.capacity;
+    rc = ops->setup(ctx->backend_state, &job);
+    if (rc == PAGANI_OK) rc = load_uniform_split(ctx, n, parts, r.count, lower, upper);
+
+    result->status = PAGANI_MAX_ITERATIONS;
+    result->rule_degree = rule->degree;
+    for (int it = 0; rc == PAGANI_OK && it < max_iterations; it++) {
+        cubature_sums s;
+        threshold_stats thr;
+        double threshold, value, error;
+        pagani_status status = PAGANI_CONVERGED;
+
+        if ((rc = ops->evaluate(ctx->backend_state, r.count)) != PAGANI_OK) break;
+        /* Nothing is finished on the raw first-iteration errors either. */
+        rc = ops->classify(ctx->backend_state, r.count, it > 0,
+                           relerr_filter && it > 0, relerr_tolerance(&r, opt),
+                           negligible_error(&r, opt), &s);
+        if (rc != PAGANI_OK) break;
+        if (s.nonfinite_region >= 0) {
+            rc = report_nonfinite(ctx, &s, n);
+            break;
+        }
+        value = s.value + r.finished_value;
+        error = s.error + r.finished_error;
+        result->value = value;
+        result->error = error;
+        result->iterations = it + 1;
+        result->regions += r.count;
+        result->evaluations += r.count * rule->npoints;
+        if (opt->progress && opt->progress(it + 1, s.active, value, error,
+                                           opt->progress_data))
+            break;
+        /* The first iteration's errors come from the null rules alone; only
+         * the two-level estimate (from the second on) is trusted to stop. */
+        if (it > 0 && met(value, error, opt)) {
+            result->status = PAGANI_CONVERGED;
+            break;
+        }
+        rc = choose_threshold(ctx, &r, &s, opt, &threshold, &thr, &status);
+        if (rc != PAGANI_OK) break;
+        if (status != PAGANI_CONVERGED) {
+            result->status = status;
+            break;
+        }
+        if (s.active - thr.count == 0) {
+            result->status = PAGANI_NO_PROGRESS;
+            break;
+        }
+        if (opt->max_evaluations > 0 &&
+            result->evaluations + 2 * (s.active - thr.count) * rule->npoints >
+                opt->max_evaluations) {
+            result->status = PAGANI_MAX_EVALUATIONS;
+            break;
+        }
+        r.finished_value += (s.value - s.active_value) + thr.value;
+        r.finished_error += (s.error - s.active_error) + thr.error;
+        r.previous_value = value;
+        rc = ops->filter_split(ctx->backend_state, r.count, threshold, &r.count);
+    }
+    pagani_rule_destroy(rule);
+    return rc;
+}

@@ -1,0 +1,184 @@
+/*
+ * integrand.c - creating and destroying integrands: from a host function,
+ * from C source, or from a PAGANI_INTEGRAND definition. An integrand
+ * belongs to the context that made it and runs on that context's backend:
+ * on the CPU source is compiled by the system C compiler (jit_cpu.c); on
+ * CUDA the backend's prepare_integrand compiles it (NVRTC).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "jit_cpu.h"
+#include "source_env.h"
+
+/* Checks what every constructor gets; have_form says whether the function,
+ * source or definition (named `what` in the message) was given. Clears *f
+ * first. */
+static int validate(pagani_context *ctx, pagani_integrand **f, int n,
+                    int have_form, const char *what, const void *params,
+                    size_t params_size)
+{
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    if (!f) return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER, "f is NULL");
+    *f = NULL;
+    if (n < 1 || n > PAGANI_MAX_DIM)
+        return pagani_fail(ctx, PAGANI_ERR_DIMENSION, "n = %d is outside "
+                           "1..%d", n, PAGANI_MAX_DIM);
+    if (!have_form)
+        return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER, "%s is NULL", what);
+    if (params_size > 0 && !params)
+        return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER, "params is NULL "
+                           "but params_size is %zu", params_size);
+    if (ctx->kind != PAGANI_BACKEND_CPU && !ctx->backend)
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "the %s "
+                           "backend of this context did not open",
+                           pagani_backend_name(ctx->kind));
+    return PAGANI_OK;
+}
+
+/* Copies a parameter block into f (NULL when params_size is 0). */
+static int copy_params(pagani_integrand *f, const void *params,
+                       size_t params_size)
+{
+    void *copy = NULL;
+    if (params_size > 0) {
+        copy = malloc(params_size);
+        if (!copy)
+            return pagani_fail(f->ctx, PAGANI_ERR_NO_MEMORY, "out of memory "
+                               "copying %zu bytes of parameters", params_size);
+        memcpy(copy, params, params_size);
+    }
+    free(f->params);
+    f->params = copy;
+    f->params_size = params_size;
+    return PAGANI_OK;
+}
+
+/* A new integrand with its parameters and (when given) a copy of source. */
+static int make(pagani_context *ctx, int n, const char *source,
+                const void *params, size_t params_size, pagani_integrand **out)
+{
+    pagani_integrand *f = calloc(1, sizeof *f);
+    int rc;
+    *out = NULL;
+    if (!f) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
+    f->ctx = ctx;
+    f->n = n;
+    if (source && !(f->source = strdup(source))) {
+        free(f);
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
+    }
+    if ((rc = copy_params(f, params, params_size)) != PAGANI_OK) {
+        free(f->source);
+        free(f);
+        return rc;
+    }
+    *out = f;
+    return PAGANI_OK;
+}
+
+/* Compiles f->source for the host and sets f->function. */
+static int compile_host(pagani_integrand *f)
+{
+    char *unit = pagani_source_wrap(f->source, f->n, PAGANI_TARGET_HOST);
+    int rc;
+    if (!unit)
+        return pagani_fail(f->ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
+    rc = pagani_jit_cpu_load(f->ctx, unit, &f->host_module, &f->function);
+    free(unit);
+    return rc;
+}
+
+/* Lets the backend prepare f, then hands it out; destroys it on failure. */
+static int finish(int rc, pagani_integrand *f, pagani_integrand **out)
+{
+    const backend_ops *b = f->ctx->backend;
+    if (rc == PAGANI_OK && b && b->prepare_integrand)
+        rc = b->prepare_integrand(f->ctx->backend_state, f);
+    if (rc != PAGANI_OK) {
+        pagani_integrand_destroy(f);
+        return rc;
+    }
+    *out = f;
+    return PAGANI_OK;
+}
+
+int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
+                                   int n, pagani_function function,
+                                   const void *params, size_t params_size)
+{
+    pagani_integrand *g;
+    int rc = validate(ctx, f, n, function != NULL, "function", params,
+                      params_size);
+    if (rc != PAGANI_OK) return rc;
+    if (ctx->kind != PAGANI_BACKEND_CPU)
+        return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "a host function cannot "
+                           "run on the %s backend: give the integrand as "
+                           "source (pagani_integrand_from_source) or define "
+                           "it with PAGANI_INTEGRAND",
+                           pagani_backend_name(ctx->kind));
+    if ((rc = make(ctx, n, NULL, params, params_size, &g)) != PAGANI_OK)
+        return rc;
+    g->function = function;
+    return finish(PAGANI_OK, g, f);
+}
+
+int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
+                                 int n, const char *source,
+                                 const void *params, size_t params_size)
+{
+    pagani_integrand *g;
+    int rc = validate(ctx, f, n, source != NULL, "source", params, params_size);
+    if (rc != PAGANI_OK) return rc;
+    if ((rc = make(ctx, n, source, params, params_size, &g)) != PAGANI_OK)
+        return rc;
+    if (ctx->kind == PAGANI_BACKEND_CPU) rc = compile_host(g);
+    return finish(rc, g, f);
+}
+
+int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
+                            const pagani_integrand_def *def)
+{
+    pagani_integrand *g;
+    int cpu, rc = validate(ctx, f, n, def != NULL, "def", NULL, 0);
+    if (rc != PAGANI_OK) return rc;
+    cpu = ctx->kind == PAGANI_BACKEND_CPU;
+    if (!def->source && !(cpu && def->function))
+        return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the definition has %s",
+                           cpu ? "neither a function nor source" :
+                           "no source, which the CUDA backend needs");
+    if ((rc = make(ctx, n, def->source, NULL, 0, &g)) != PAGANI_OK)
+        return rc;
+    /* The host function is kept on every backend (it is the integrand's
+     * host form); on the CPU it spares a compilation. */
+    g->function = def->function;
+    if (cpu && !g->function) rc = compile_host(g);
+    return finish(rc, g, f);
+}
+
+int pagani_integrand_set_params(pagani_integrand *f, const void *params,
+                                size_t params_size)
+{
+    if (!f) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(f->ctx);
+    if (params_size > 0 && !params)
+        return pagani_fail(f->ctx, PAGANI_ERR_NULL_POINTER, "params is NULL "
+                           "but params_size is %zu", params_size);
+    return copy_params(f, params, params_size);
+}
+
+void pagani_integrand_destroy(pagani_integrand *f)
+{
+    const backend_ops *b;
+    if (!f) return;
+    b = f->ctx->backend;
+    if (b && b->release_integrand) b->release_integrand(f->ctx->backend_state, f);
+    pagani_jit_cpu_unload(f->host_module);
+    free(f->source);
+    free(f->params);
+    free(f);
+}

@@ -1,0 +1,53 @@
+/*
+ * internal.h - the library's private structures: what a context and an
+ * integrand hold, and the helpers every module uses to report failures.
+ */
+#ifndef PAGANI_INTERNAL_H
+#define PAGANI_INTERNAL_H
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stddef.h>
+#include "pagani.h"
+#include "backend.h"
+
+struct pagani_context {
+    pagani_backend kind;          /* never AUTO once created */
+    const backend_ops *backend;   /* NULL when the backend could not open */
+    void *backend_state;
+    int threads;                  /* 0: OpenMP's default */
+    size_t memory_budget;         /* 0: the backend's default */
+    char *message;                /* details of the last failure */
+};
+
+struct pagani_integrand {
+    pagani_context *ctx;
+    int n;
+    pagani_function function;     /* host form (user's or compiled), or NULL */
+    char *source;                 /* the user's source, or NULL */
+    void *params;                 /* owned copy of the parameter block */
+    size_t params_size;
+    void *host_module;            /* dlopen handle of compiled source */
+    /* The backend's compiled forms, one per method (indexed by
+     * pagani_method: PAGANI_CUBATURE, PAGANI_VEGAS, PAGANI_QMC); each made
+     * on first use and freed by the backend's release_integrand. */
+    void *device_module[4];
+};
+
+/* Sets the context's message (printf-style) and returns `code`, so that a
+ * failure reads: return pagani_fail(ctx, PAGANI_ERR_BOUNDS, "...", ...). */
+int pagani_fail(pagani_context *ctx, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Clears the context's message. */
+void pagani_clear_message(pagani_context *ctx);
+
+/* Monotonic wall clock in seconds. */
+double pagani_now(void);
+
+#endif /* PAGANI_INTERNAL_H */

@@ -1,0 +1,71 @@
+/*
+ * qmc.h - PAGANI_QMC's shared pieces (private to the library): the job of
+ * a run from the public arguments, the estimate over random shifts, the
+ * fault report, and work splitting for distributed runs.
+ *
+ * Work splitting (Hofbauer, Uhl, Zinterhof, "Zinterhof sequences in
+ * GRID-based numerical integration"): point k of every shift is computable
+ * on its own, so the indices 1..N can be cut into blocks [a, b) or leaps
+ * (s, s+L, s+2L, ...) summed anywhere. Sums are exact (exact_sum.h): the
+ * pieces merge to the bits of the sequential sum whatever the cut. A run
+ * that lost pieces estimates from what it has, each shift's mean weighted
+ * by the points present (the paper's I'_N = sum_i (c_i / N) I'^i, which is
+ * the sum over the present points over their number), and says it is
+ * partial.
+ *
+ * Kept internal for now: making it public (for multi-GPU or MPI runs) means
+ * publishing pagani_xsum's layout as the wire format of partial sums.
+ */
+#ifndef PAGANI_QMC_H
+#define PAGANI_QMC_H
+
+#include "qmc_backend.h"
+
+#define PAGANI_QMC_DEFAULT_SHIFTS 16
+#define PAGANI_QMC_MAX_SHIFTS 4096
+#define PAGANI_QMC_DEFAULT_POINTS (1LL << 14)
+#define PAGANI_QMC_DEFAULT_ITERATIONS 40
+
+typedef struct pagani_qmc_estimate {
+    double value;                /* mean over shifts of the shift estimates */
+    double error;                /* their standard error */
+    unsigned long long points;   /* points per shift behind the estimate */
+    int partial;                 /* 1: fewer points than the run planned */
+} pagani_qmc_estimate;
+
+/* Checks the QMC options (0 in qmc_shifts / qmc_initial_points means the
+ * default; transform 0..2; shifts 2..PAGANI_QMC_MAX_SHIFTS) and fills *job.
+ * Arguments otherwise as validated by pagani_integrate. */
+int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
+                   const double *lower, const double *upper,
+                   const pagani_options *opt, qmc_job *job);
+
+/* The estimate from the exact per-shift sums (job->shifts of them) over
+ * `points` points each. */
+void pagani_qmc_estimate_sums(const qmc_job *job, const pagani_xsum *sums,
+                              unsigned long long points,
+                              pagani_qmc_estimate *est);
+
+/* Sets the context's message for a fault (the value, the point, its index
+ * and shift) and returns PAGANI_ERR_NONFINITE. */
+int pagani_qmc_fault(pagani_context *ctx, const qmc_job *job,
+                     const qmc_fault *fault);
+
+/* One piece of a split run, on ctx's backend: sums[r] (opt's shifts of
+ * them) = exact sums of shift r over the indices first + j * leap, j <
+ * count (a block [a, b) is first = a, count = b - a, leap = 1). first >= 1,
+ * leap >= 1, and the last index must stay below 2^63. */
+int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
+                         const double *lower, const double *upper,
+                         const pagani_options *opt, unsigned long long first,
+                         unsigned long long count, unsigned long long leap,
+                         pagani_xsum *sums);
+
+/* Combines the pieces that arrived: sums[p * job->shifts + r] and points[p]
+ * (points per shift of piece p), p < pieces. The estimate weights by the
+ * points present and is partial when they fall short of `planned`. */
+int pagani_qmc_combine(const qmc_job *job, int pieces, const pagani_xsum *sums,
+                       const unsigned long long *points,
+                       unsigned long long planned, pagani_qmc_estimate *est);
+
+#endif /* PAGANI_QMC_H */

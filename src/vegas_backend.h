@@ -1,0 +1,132 @@
+/*
+ * vegas_backend.h - the bulk operations of PAGANI_VEGAS (m-Cubes, DESIGN.md
+ * section 6) that a backend supplies: one sampling pass over all sub-cubes,
+ * and for Vegas+ the per-cube sample counts with their scan. Implemented by
+ * the CPU (src/cpu_vegas.c, OpenMP) and CUDA (gpu/vegas.cu) backends; the
+ * driver is src/vegas_driver.c, the grid adjustment src/vegas_grid.c.
+ *
+ * The sampling space. Axis i of the unit cube is cut into g equal
+ * intervals, giving m = g^n sub-cubes; cube c has digits k_i = (c / g^i) % g
+ * (axis 0 varies fastest). Sample j of cube c draws u_i (philox.h, one word
+ * per axis) and y_i = (k_i + u_i) / g. The importance grid maps y to x:
+ * with nb bins per axis and edges e_0 = 0 < e_1 < ... < e_nb = 1 (per axis,
+ * or one row for all axes in m-Cubes1D), t = y nb, b = floor(t),
+ *   x_i = lower_i + width_i (e_b + (e_{b+1} - e_b)(t - b)),
+ *   J   = prod_i nb (e_{b+1} - e_b)          (the grid's Jacobian),
+ * and the sample's value is v = f(x) J. Over its n_c samples cube c gives
+ *   mean_c = (1/n_c) sum v,   var_c = (sum v^2 - n_c mean_c^2) / (n_c (n_c - 1))
+ * and the pass returns value = sum_c mean_c and variance = sum_c var_c; the
+ * iteration's estimate is volume/m * value with variance (volume/m)^2 *
+ * variance (the driver scales).
+ *
+ * Pieces. In uniform mode every cube has pieces * samples samples, sample
+ * j of the stream being sample j' = j % samples of piece j / samples. Each
+ * piece is estimated alone and mean_c, var_c are the average of its
+ * pieces' means and (1/pieces^2) times the sum of their variances: still
+ * unbiased, and a cube of many samples (high dimensions, where g is 1 or 2)
+ * is spread over many threads. The work unit of both backends is a piece;
+ * in Vegas+ mode pieces is 1 and cube c has counts[c] samples.
+ *
+ * Bin contributions. With accumulation on, each sample adds v^2 to its bin
+ * on every axis (all into row 0 in m-Cubes1D). To be exact and independent
+ * of the order of additions, contributions are added as integers: q =
+ * round(v^2 * bin_scale) into 64-bit accumulators (per block on the GPU,
+ * per thread on the CPU), merged into 128-bit totals. A block or thread adds
+ * at most VEGAS_BLOCK_SAMPLES samples before it merges, so every q <=
+ * VEGAS_Q_LIMIT fits. A q above the limit sets `overflow` (the pass's bins
+ * are then wrong and the driver repeats the pass with a smaller scale from
+ * vmax). The bins returned are the totals divided by bin_scale.
+ *
+ * Every sum is made in an order fixed by the job alone (not by threads or
+ * devices), so a pass is bit-reproducible.
+ */
+#ifndef PAGANI_VEGAS_BACKEND_H
+#define PAGANI_VEGAS_BACKEND_H
+
+#include "internal.h"
+
+/* Most samples one accumulator (GPU block, CPU thread) adds between merges,
+ * and the largest integer contribution: 2^20 * 2^43 = 2^63 fits. */
+#define VEGAS_BLOCK_SAMPLES (1LL << 20)
+#define VEGAS_Q_LIMIT 8796093022208.0 /* 2^43 */
+
+/* Everything that fixes the points and the sizes of one run. */
+typedef struct vegas_job {
+    struct pagani_integrand *integrand;
+    int n;
+    int bins;                    /* nb, importance bins per axis */
+    int grid_axes;               /* rows of the grid: n, or 1 (m-Cubes1D) */
+    int plus;                    /* Vegas+: per-cube sample counts */
+    long long g;                 /* intervals per axis */
+    long long cubes;             /* m = g^n */
+    long long pieces;            /* uniform mode: pieces per cube */
+    long long samples;           /* uniform mode: samples per piece (>= 2);
+                                    Vegas+: the starting count per cube */
+    long long max_per_cube;      /* Vegas+: cap on a cube's samples */
+    unsigned long long seed;
+    double beta;                 /* Vegas+: counts ~ sigma^beta */
+    double lower[PAGANI_MAX_DIM];
+    double width[PAGANI_MAX_DIM];
+} vegas_job;
+
+/* One sampling pass. */
+typedef struct vegas_pass {
+    unsigned iteration;          /* the stream's iteration field */
+    int accumulate;              /* add bin contributions */
+    int stratify;                /* Vegas+: record sigma_c^beta per cube */
+    double bin_scale;            /* integer contribution per unit of v^2 */
+    long long stride;            /* 1: every piece; s > 1: pieces 0, s, 2s,
+                                    ... only, counting pieces cube by cube
+                                    (a cheap pilot; no bins, no sigmas) */
+} vegas_pass;
+
+/* What a pass returns. */
+typedef struct vegas_sums {
+    double value;                /* sum_c mean_c */
+    double variance;             /* sum_c var_c */
+    long long evaluations;       /* integrand calls made */
+    long long nonzero;           /* samples with f(x) != 0 */
+    double vmax;                 /* largest v^2 */
+    int overflow;                /* some v^2 * bin_scale > VEGAS_Q_LIMIT */
+    double beta_sum;             /* Vegas+ with stratify: sum_c sigma_c^beta */
+    long long fault_cube;        /* first (cube, sample) where f was NaN or */
+    long long fault_sample;      /* infinite, in (cube, sample) order; -1 if none */
+    double fault_value;          /* what f returned there */
+} vegas_sums;
+
+typedef struct vegas_ops {
+    /* Makes the operation's state for a job: the grid (uniform), the bin
+     * totals, and for Vegas+ the per-cube arrays (counts start at
+     * job->samples). backend_state is the backend's own (backend_ops.open). */
+    int (*setup)(void *backend_state, const vegas_job *job, void **vegas_state);
+    /* Replaces the grid: grid_axes rows of bins + 1 edges (host memory). */
+    int (*set_grid)(void *vegas_state, const double *grid);
+    /* One pass. With pass->accumulate, bins (host, grid_axes * nb doubles)
+     * receives the bin contributions; otherwise bins may be NULL. A NaN or
+     * infinite f is not an error here: it is reported in sums->fault_*. */
+    int (*sample)(void *vegas_state, const vegas_pass *pass, vegas_sums *sums,
+                  double *bins);
+    /* Vegas+: from the sigma_c^beta of the last stratify pass, whose sum is
+     * beta_sum, sets each cube's count to
+     *   n_c = clamp(floor(target * sigma_c^beta / beta_sum), 2, max_per_cube)
+     * (job->samples everywhere when beta_sum is 0) and scans them into
+     * sample offsets; *total is the sum of the counts. */
+    int (*stratify)(void *vegas_state, double beta_sum, long long target,
+                    long long *total);
+    void (*release)(void *vegas_state);
+} vegas_ops;
+
+extern const vegas_ops pagani_cpu_vegas_ops;
+/* In gpu/vegas.cu when built with CUDA. */
+extern const vegas_ops pagani_cuda_vegas_ops;
+
+/* The grid adjustment (src/vegas_grid.c). grid: rows of nb + 1 edges from
+ * 0 to 1; bins: rows of nb contributions. Each row is smoothed, damped by
+ * alpha and rebinned so that every new bin holds an equal share; rows with
+ * no contribution are kept. work: 2 * nb + 1 doubles. */
+void pagani_vegas_grid_adjust(double *grid, const double *bins, int rows,
+                              int nb, double alpha, double *work);
+/* Fills rows of uniform edges. */
+void pagani_vegas_grid_uniform(double *grid, int rows, int nb);
+
+#endif /* PAGANI_VEGAS_BACKEND_H */

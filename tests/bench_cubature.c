@@ -1,0 +1,243 @@
+/*
+ * bench_cubature.c - PAGANI on the GPU over the anchors.md suite: for each
+ * integrand the tolerances 1e-3, 1e-4, ... 1e-9 (the ladder stops after the
+ * first run that does not converge or misses the true value), each timed
+ * as the median of 3 runs in one process after a warm-up; then the
+ * evaluate kernel's rate (evaluations/s, FP64 flop/s) for the Gaussian.
+ *
+ *   bench_cubature [-c SECONDS] [-d DIGITS] [-k] [-s] [ROW...]
+ *
+ * -c caps one run (default 20 s; a capped run reports its status), -d the
+ * last tolerance 1e-DIGITS (default 9), -k skips the suite, -s skips the
+ * kernel rates; ROWs (f1_8, f4_5, ...) restrict the suite. Not a test: it
+ * prints a table for the GPU machine.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "internal.h"
+#include "suite.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double run_cap = 20.0;
+static double run_start;
+
+static int cap_progress(int it, long long active, double value, double error, void *data)
+{
+    (void)it; (void)active; (void)value; (void)error; (void)data;
+    return now() - run_start > run_cap;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static const struct row {
+    const char *name;
+    int which, n;
+    unsigned flags;
+} rows[] = {
+    {"f1_8", 1, 8, PAGANI_FLAG_NO_RELERR_FILTER},
+    {"f2_6", 2, 6, 0},
+    {"f3_3", 3, 3, 0},
+    {"f3_8", 3, 8, 0},
+    {"f4_5", 4, 5, 0},
+    {"f4_8", 4, 8, 0},
+    {"f5_5", 5, 5, 0},
+    {"f5_8", 5, 8, 0},
+    {"f6_6", 6, 6, 0},
+    {"f7_8", 7, 8, 0},
+    {"f8_8", 8, 8, 0},
+};
+
+static int integrate(pagani_context *ctx, pagani_integrand *f, int n, double epsrel,
+                     unsigned flags, pagani_result *r, double *ms)
+{
+    double lo[PAGANI_MAX_DIM], hi[PAGANI_MAX_DIM];
+    pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
+    int rc;
+
+    for (int d = 0; d < n; d++) {
+        lo[d] = 0.0;
+        hi[d] = 1.0;
+    }
+    opt.epsrel = epsrel;
+    opt.epsabs = 1e-40;
+    opt.flags = flags;
+    opt.progress = cap_progress;
+    run_start = now();
+    rc = pagani_integrate(ctx, f, lo, hi, &opt, r);
+    *ms = 1e3 * (now() - run_start);
+    return rc;
+}
+
+static void bench_row(pagani_context *ctx, const struct row *row, int digits)
+{
+    pagani_integrand *f;
+    pagani_result r;
+    double truth = suite_truth(row->which, row->n), ms;
+    int rc = pagani_integrand_create(ctx, &f, row->n, suite_integrand(row->which));
+
+    if (rc != PAGANI_OK) {
+        printf("%-5s %2d  integrand: %s: %s\n", row->name, row->n, pagani_strerror(rc),
+               pagani_context_message(ctx));
+        return;
+    }
+    integrate(ctx, f, row->n, 1e-3, row->flags, &r, &ms); /* warm-up */
+    for (int k = 3; k <= digits; k++) {
+        double epsrel = pow(10.0, -k), times[3], true_rel;
+        int runs = 0, ok;
+        do {
+            rc = integrate(ctx, f, row->n, epsrel, row->flags, &r, &times[runs]);
+            runs++;
+        } while (rc == PAGANI_OK && runs < 3 && times[0] < 3000.0);
+        if (rc != PAGANI_OK) {
+            printf("%-5s %2d %6.0e  error: %s: %s\n", row->name, row->n, epsrel,
+                   pagani_strerror(rc), pagani_context_message(ctx));
+            break;
+        }
+        qsort(times, (size_t)runs, sizeof times[0], cmp_double);
+        true_rel = fabs(r.value - truth) / fabs(truth);
+        ok = r.status == PAGANI_CONVERGED && true_rel <= epsrel;
+        printf("%-5s %2d %6.0e %10.2f %d %22.15e %9.2e %9.2e %-26s %11lld %4d%s\n",
+               row->name, row->n, epsrel, times[runs / 2], runs, r.value,
+               r.error / fabs(r.value), true_rel, pagani_status_name(r.status),
+               r.regions, r.iterations,
+               r.status == PAGANI_CONVERGED && true_rel > epsrel ? "  FALSE CONVERGENCE" : "");
+        fflush(stdout);
+        if (!ok) break;
+    }
+    pagani_integrand_destroy(f);
+}
+
+/*
+ * The evaluate kernel alone on parts^n regions of the unit cube: the time
+ * of evaluate + classify minus that of classify (the first syncs).
+ * Flops per evaluation of f4 (counted): point n FMA (2n), integrand n
+ * subtractions, n multiply-adds and one multiply (3n + 1), exp counted as
+ * 20, the five weighted sums 5 FMA (10): 5n + 31.
+ */
+static void kernel_rate(int n, int parts, int tpr)
+{
+    pagani_context *ctx = NULL;
+    pagani_integrand *f = NULL;
+    pagani_rule *rule = NULL;
+    cubature_job job;
+    cubature_sums s;
+    const cubature_ops *ops;
+    long long count = 1;
+    double *lo = NULL, *w = NULL, t_eval[5], t_cls[5];
+    char env[16];
+    int rc;
+
+    snprintf(env, sizeof env, "%d", tpr);
+    if (tpr) setenv("PAGANI_CUDA_EVAL_THREADS", env, 1);
+    else unsetenv("PAGANI_CUDA_EVAL_THREADS");
+    for (int d = 0; d < n; d++) count *= parts;
+    rc = pagani_context_create(&ctx, PAGANI_BACKEND_CUDA);
+    if (rc == PAGANI_OK) rc = pagani_integrand_create(ctx, &f, n, &suite_f4);
+    if (rc == PAGANI_OK && pagani_rule_create(n, 0, &rule) != 0) rc = PAGANI_ERR_OPTION;
+    lo = malloc((size_t)count * n * sizeof *lo);
+    w = malloc((size_t)count * n * sizeof *w);
+    if (rc != PAGANI_OK || !lo || !w) {
+        printf("kernel rate f4 %dD: %s: %s\n", n, pagani_strerror(rc),
+               pagani_context_message(ctx));
+        goto done;
+    }
+    for (long long i = 0; i < count; i++) {
+        long long rest = i;
+        for (int d = 0; d < n; d++) {
+            w[(size_t)d * count + i] = 1.0 / parts;
+            lo[(size_t)d * count + i] = (double)(rest % parts) / parts;
+            rest /= parts;
+        }
+    }
+    ops = ctx->backend->cubature;
+    job.integrand = f;
+    job.rule = rule;
+    job.n = n;
+    job.capacity = 2 * count;
+    rc = ops->setup(ctx->backend_state, &job);
+    if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, count);
+    for (int k = 0; k < 6 && rc == PAGANI_OK; k++) { /* k = 0 warms up */
+        double t0 = now(), t1, t2;
+        rc = ops->evaluate(ctx->backend_state, count);
+        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
+        t1 = now();
+        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
+        t2 = now();
+        if (k > 0) {
+            t_eval[k - 1] = (t1 - t0) - (t2 - t1);
+            t_cls[k - 1] = t2 - t1;
+        }
+    }
+    if (rc != PAGANI_OK) {
+        printf("kernel rate f4 %dD: %s: %s\n", n, pagani_strerror(rc),
+               pagani_context_message(ctx));
+    } else {
+        double evals = (double)count * (double)rule->npoints, flops = 5.0 * n + 31.0;
+        qsort(t_eval, 5, sizeof t_eval[0], cmp_double);
+        qsort(t_cls, 5, sizeof t_cls[0], cmp_double);
+        printf("evaluate f4 %dD, %lld regions x %lld points, %s threads/region: "
+               "%.3f ms, %.3e evaluations/s, %.0f GFLOP/s FP64 (%.0f flops/evaluation); "
+               "classify %.3f ms (%.1f GB/s)\n",
+               n, count, rule->npoints, tpr ? env : "default", 1e3 * t_eval[2],
+               evals / t_eval[2], 1e-9 * evals * flops / t_eval[2], flops,
+               1e3 * t_cls[2], 1e-9 * count * 18.0 / t_cls[2]);
+    }
+done:
+    free(lo);
+    free(w);
+    pagani_rule_destroy(rule);
+    pagani_integrand_destroy(f);
+    pagani_context_destroy(ctx);
+}
+
+int main(int argc, char **argv)
+{
+    pagani_context *ctx = NULL;
+    int digits = 9, suite_on = 1, kernels_on = 1, nrows = 0;
+    const char *only[32];
+    int rc;
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-c") && i + 1 < argc) run_cap = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-d") && i + 1 < argc) digits = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-k")) suite_on = 0;
+        else if (!strcmp(argv[i], "-s")) kernels_on = 0;
+        else if (nrows < 32) only[nrows++] = argv[i];
+    }
+    if (suite_on) {
+        rc = pagani_context_create(&ctx, PAGANI_BACKEND_CUDA);
+        if (rc != PAGANI_OK) {
+            printf("no usable GPU: %s\n", pagani_context_message(ctx));
+            pagani_context_destroy(ctx);
+            return 1;
+        }
+        printf("%-5s %2s %6s %10s %s %22s %9s %9s %-26s %11s %4s\n", "f", "n", "epsrel",
+               "median_ms", "r", "estimate", "rep_rel", "true_rel", "status", "regions",
+               "it");
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            int want = nrows == 0;
+            for (int j = 0; j < nrows; j++) want |= !strcmp(only[j], rows[i].name);
+            if (want) bench_row(ctx, &rows[i], digits);
+        }
+        pagani_context_destroy(ctx);
+    }
+    if (kernels_on) {
+        static const int tprs[] = {0, 32, 64, 128, 256};
+        for (size_t i = 0; i < sizeof tprs / sizeof tprs[0]; i++) kernel_rate(8, 6, tprs[i]);
+        for (size_t i = 0; i < sizeof tprs / sizeof tprs[0]; i++) kernel_rate(5, 20, tprs[i]);
+    }
+    return 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * test_gpu_pack.c - the GPU's form of the cubature rules, checked on the
+ * host (no GPU needed): every rule packed for the evaluate kernel gives the
+ * same points and weights as the rule itself, and the kernel's estimate
+ * and split-axis arithmetic (gpu/cubature_math.h) matches rules/estimate.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rules/rules.h"
+#include "gpu/rule_pack.h"
+#include "tap.h"
+
+static unsigned long long rng_state = 0x2545f4914f6cdd1dULL;
+
+static double uniform(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* Points and weights of the packed rule against the rule's own. */
+static int same_points(const pagani_rule *r, const pagani_packed_rule *p)
+{
+    double lo[20], w[20], x[20], y[20];
+    for (int d = 0; d < r->n; d++) {
+        lo[d] = uniform() * 4 - 2;
+        w[d] = 0.01 + uniform();
+    }
+    if (p->shape.npoints != r->npoints || p->shape.nexplicit != r->nexplicit) return 0;
+    for (long long q = 0; q < r->npoints; q++) {
+        const double *wr = q < r->nexplicit ? r->weights + 5 * q : r->corner_weights;
+        int tuple = p->shape.corner_weights;
+        if (q < r->nexplicit) {
+            long long meta;
+            memcpy(&meta, p->points + 4 * q + 3, sizeof meta);
+            tuple = pagani_pack_weights(meta);
+        }
+        if (tuple >= p->shape.nweights ||
+            memcmp(p->consts + PAGANI_EVC_WEIGHTS + 5 * tuple, wr, 5 * sizeof *wr) != 0)
+            return 0;
+        pagani_rule_point(r, q, lo, w, x);
+        pagani_packed_rule_point(p, (int)q, lo, w, y);
+        for (int d = 0; d < r->n; d++)
+            if (x[d] != y[d]) return 0;
+    }
+    return 1;
+}
+
+/* The kernel's estimate and split axis against rules/estimate.c. */
+static int same_math(const pagani_rule *r, const pagani_packed_rule *p)
+{
+    for (int trial = 0; trial < 200; trial++) {
+        double sums[5], f[81], width[20], v1, e1, v2, e2, volume = 0.5 + uniform();
+        for (int k = 0; k < 5; k++)
+            sums[k] = (uniform() - 0.5) * pow(10.0, -(double)(trial % 7) * k);
+        pagani_rule_estimate(r, sums, volume, &v1, &e1);
+        pagani_gpu_estimate(p->consts, p->shape.nsets, p->shape.error_model, sums,
+                            volume, &v2, &e2);
+        if (v1 != v2 || e1 != e2) return 0;
+        for (int q = 0; q <= 4 * r->n; q++)
+            f[q] = trial % 5 == 0 ? 1.0 : exp(-uniform());
+        for (int d = 0; d < r->n; d++) width[d] = trial % 3 ? 1.0 : uniform();
+        if (r->n >= 2 &&
+            pagani_rule_split_axis(r, f, width) !=
+                pagani_gpu_split_axis(r->n, p->consts[PAGANI_EVC_RATIO], f, width))
+            return 0;
+    }
+    return 1;
+}
+
+int main(void)
+{
+    static const int degrees[] = {7, 9, 11, 13, 15};
+    for (int n = 1; n <= 20; n++) {
+        for (size_t i = 0; i < sizeof degrees / sizeof degrees[0]; i++) {
+            pagani_rule *r;
+            pagani_packed_rule p;
+            int rc;
+            if (pagani_rule_create(n, degrees[i], &r) != 0) continue;
+            rc = pagani_packed_rule_make(r, &p);
+            if (!tap_ok(rc == 0, "n = %d, degree %d: packs (%d points, %d weight tuples)",
+                        n, degrees[i], rc == 0 ? p.shape.npoints : 0,
+                        rc == 0 ? p.shape.nweights : 0)) {
+                pagani_rule_destroy(r);
+                continue;
+            }
+            if (n <= 12) /* the corner sets above are long, and alike */
+                tap_ok(same_points(r, &p), "n = %d, degree %d: same points and weights",
+                       n, degrees[i]);
+            tap_ok(same_math(r, &p), "n = %d, degree %d: same estimate and split axis",
+                   n, degrees[i]);
+            pagani_packed_rule_free(&p);
+            pagani_rule_destroy(r);
+        }
+    }
+    tap_done();
+    return tap_exit_code();
+}

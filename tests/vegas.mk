@@ -1,0 +1,1 @@
+# PAGANI_VEGAS tests (filled in with tests/test_vegas.c).

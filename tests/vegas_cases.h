@@ -1,0 +1,310 @@
+/*
+ * vegas_cases.h - the checks of PAGANI_VEGAS that run on any backend,
+ * shared by tests/test_vegas.c (CPU) and tests/test_gpu_vegas.c (CUDA):
+ * the statistical suite over many seeds, reproducibility, honest failure
+ * and the options.
+ */
+#ifndef PAGANI_TEST_VEGAS_CASES_H
+#define PAGANI_TEST_VEGAS_CASES_H
+
+#include <complex.h>
+#include <math.h>
+#include <string.h>
+#include "pagani.h"
+#include "suite.h"
+#include "tap.h"
+
+#define VEGAS_SEEDS 20
+
+/* sin(x_1 + ... + x_n) over (0,10)^n: m-Cubes' f_A. */
+PAGANI_INTEGRAND(vegas_sinsum, {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += x[i];
+    return sin(s);
+})
+
+static double vegas_sinsum_truth(int n)
+{
+    double complex z = sin(10.0) + I * (1.0 - cos(10.0)), r = 1.0;
+    for (int i = 0; i < n; i++) r *= z;   /* Im prod (e^{10i} - 1)/i */
+    return cimag(r);
+}
+
+/* Zero everywhere, and a peak of width 1e-4 at the centre that samples
+ * never reach (exp underflows to 0 more than 4e-3 away from it). */
+PAGANI_INTEGRAND(vegas_zero, { return 0.0 * x[0]; })
+PAGANI_INTEGRAND(vegas_needle, {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += (x[i] - 0.5) * (x[i] - 0.5);
+    return exp(-s / 2e-8);
+})
+
+/* 1 + mean of x over the unit cube: exactly 1.5 in any dimension. */
+PAGANI_INTEGRAND(vegas_linear, {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += x[i];
+    return 1.0 + s / n;
+})
+
+/* NaN on a tenth of the first axis. */
+PAGANI_INTEGRAND(vegas_hole, { return x[0] > 0.9 ? sqrt(-1.0 - x[1]) : 1.0; })
+
+/* p[0] (1 + x_0): the progress callback below changes p[0]. */
+PAGANI_INTEGRAND(vegas_scaled, { return p[0] * (1.0 + x[0]); })
+
+typedef struct vegas_case {
+    const char *name;
+    const pagani_integrand_def *def;
+    int n;
+    double lo, hi, truth;
+    double epsrel, calls;
+    int max_iterations;          /* 0: run to convergence */
+    unsigned flags;
+} vegas_case;
+
+static pagani_integrand *vegas_make(pagani_context *ctx, const pagani_integrand_def *def,
+                                    int n, const void *params, size_t size)
+{
+    pagani_integrand *f = NULL;
+    int rc = params ? pagani_integrand_from_source(ctx, &f, n, def->source, params, size)
+                    : pagani_integrand_create(ctx, &f, n, def);
+    if (rc != PAGANI_OK && pagani_context_backend(ctx) == PAGANI_BACKEND_CPU && def->function)
+        rc = pagani_integrand_from_function(ctx, &f, n, def->function, params, size);
+    if (rc != PAGANI_OK) tap_diag("integrand: %s: %s", pagani_strerror(rc),
+                                  pagani_context_message(ctx));
+    return rc == PAGANI_OK ? f : NULL;
+}
+
+static int vegas_run(pagani_context *ctx, pagani_integrand *f, const vegas_case *c,
+                     unsigned long long seed, pagani_result *r)
+{
+    double lo[PAGANI_MAX_DIM], hi[PAGANI_MAX_DIM];
+    pagani_options o = pagani_options_default(PAGANI_VEGAS);
+
+    for (int i = 0; i < c->n; i++) {
+        lo[i] = c->lo;
+        hi[i] = c->hi;
+    }
+    o.epsrel = c->epsrel;
+    o.epsabs = 0.0 * o.epsabs + 1e-300;
+    o.vegas_calls = c->calls;
+    o.max_iterations = c->max_iterations;
+    o.flags = c->flags;
+    o.seed = seed;
+    return pagani_integrate(ctx, f, lo, hi, &o, r);
+}
+
+/* Over VEGAS_SEEDS seeds: every run returns; every run converges (unless
+ * the case has an iteration budget); the true error is within 2 reported
+ * sigma in >= 85% of the runs and within 4 sigma in all. Returns the
+ * estimates in values (may be NULL). */
+static void vegas_check_case(pagani_context *ctx, const vegas_case *c, double *values,
+                             double *errors)
+{
+    pagani_integrand *f = vegas_make(ctx, c->def, c->n, NULL, 0);
+    int ok = 0, converged = 0, in2 = 0, in4 = 0;
+    double worst = 0.0, secs = 0.0;
+    long long evals = 0;
+
+    for (int s = 1; f && s <= VEGAS_SEEDS; s++) {
+        pagani_result r;
+        int rc = vegas_run(ctx, f, c, (unsigned long long)s, &r);
+        double dev = fabs(r.value - c->truth) / r.error;
+        if (rc != PAGANI_OK) {
+            tap_diag("%s seed %d: %s: %s", c->name, s, pagani_strerror(rc),
+                     pagani_context_message(ctx));
+            continue;
+        }
+        ok++;
+        converged += r.status == PAGANI_CONVERGED;
+        in2 += dev <= 2.0;
+        in4 += dev <= 4.0;
+        if (dev > worst) worst = dev;
+        secs += r.seconds;
+        evals += r.evaluations;
+        if (values) values[s - 1] = r.value;
+        if (errors) errors[s - 1] = r.error;
+        if (s == 1)
+            tap_diag("%s seed 1: %.10g +- %.3g (true %.10g), chi2/dof %.2f, "
+                     "%d iterations, %s", c->name, r.value, r.error, c->truth,
+                     r.chi2_dof, r.iterations, pagani_status_name(r.status));
+    }
+    tap_diag("%s: %d/%d within 2 sigma, %d within 4, worst %.2f sigma, "
+             "%.3g evaluations and %.3f s per run", c->name, in2, VEGAS_SEEDS,
+             in4, worst, (double)evals / VEGAS_SEEDS, secs / VEGAS_SEEDS);
+    tap_ok(ok == VEGAS_SEEDS, "%s: all %d runs return PAGANI_OK", c->name, VEGAS_SEEDS);
+    if (c->max_iterations == 0)
+        tap_ok(converged == VEGAS_SEEDS, "%s: all runs converge to epsrel %g (%d)",
+               c->name, c->epsrel, converged);
+    tap_ok(in2 * 100 >= 85 * VEGAS_SEEDS, "%s: >= 85%% within 2 sigma (%d/%d)",
+           c->name, in2, VEGAS_SEEDS);
+    tap_ok(in4 == VEGAS_SEEDS, "%s: all within 4 sigma (worst %.2f)", c->name, worst);
+    pagani_integrand_destroy(f);
+}
+
+/* The statistical suite. */
+static const vegas_case vegas_suite[] = {
+    {"f2 6D", &suite_f2, 6, 0, 1, 0, 1e-3, 1e5, 0, 0},
+    {"f3 3D", &suite_f3, 3, 0, 1, 0, 1e-3, 1e5, 0, 0},
+    {"f4 5D", &suite_f4, 5, 0, 1, 0, 1e-3, 1e5, 0, 0},
+    {"f5 8D", &suite_f5, 8, 0, 1, 0, 1e-3, 1e5, 0, 0},
+    {"sin 6D (0,10)^6, 5 iterations", &vegas_sinsum, 6, 0, 10, 0, 1e-3, 2e5, 5, 0},
+    {"f4 5D Vegas+", &suite_f4, 5, 0, 1, 0, 1e-3, 1e5, 0, PAGANI_FLAG_VEGAS_PLUS},
+    {"f2 6D Vegas+", &suite_f2, 6, 0, 1, 0, 1e-3, 1e5, 0, PAGANI_FLAG_VEGAS_PLUS},
+    {"f4 5D m-Cubes1D", &suite_f4, 5, 0, 1, 0, 1e-3, 1e5, 0, PAGANI_FLAG_VEGAS_1D},
+};
+#define VEGAS_SUITE_SIZE ((int)(sizeof vegas_suite / sizeof vegas_suite[0]))
+
+static vegas_case vegas_suite_case(int i)
+{
+    vegas_case c = vegas_suite[i];
+    if (c.def == &vegas_sinsum) c.truth = vegas_sinsum_truth(c.n);
+    else c.truth = suite_truth(c.def == &suite_f2 ? 2 : c.def == &suite_f3 ? 3 :
+                               c.def == &suite_f4 ? 4 : 5, c.n);
+    return c;
+}
+
+static int vegas_same(const pagani_result *a, const pagani_result *b)
+{
+    return memcmp(&a->value, &b->value, sizeof a->value) == 0 &&
+           memcmp(&a->error, &b->error, sizeof a->error) == 0 &&
+           memcmp(&a->chi2_dof, &b->chi2_dof, sizeof a->chi2_dof) == 0 &&
+           a->iterations == b->iterations && a->evaluations == b->evaluations;
+}
+
+/* Same seed, same bits (plain, Vegas+, m-Cubes1D); another seed differs. */
+static void vegas_check_reproducible(pagani_context *ctx)
+{
+    const unsigned flags[3] = {0, PAGANI_FLAG_VEGAS_PLUS, PAGANI_FLAG_VEGAS_1D};
+    for (int k = 0; k < 3; k++) {
+        vegas_case c = vegas_suite_case(2);
+        pagani_integrand *f = vegas_make(ctx, c.def, c.n, NULL, 0);
+        pagani_result a, b, d;
+        c.flags = flags[k];
+        vegas_run(ctx, f, &c, 7, &a);
+        vegas_run(ctx, f, &c, 7, &b);
+        vegas_run(ctx, f, &c, 8, &d);
+        tap_ok(f && vegas_same(&a, &b) && a.value != d.value,
+               "flags %u: same seed gives the same bits (%.17g), another seed "
+               "another value (%.17g)", flags[k], a.value, d.value);
+        pagani_integrand_destroy(f);
+    }
+}
+
+/* Zero integrand and a peak never sampled: PAGANI_NO_SIGNAL. */
+static void vegas_check_no_signal(pagani_context *ctx)
+{
+    const pagani_integrand_def *defs[2] = {&vegas_zero, &vegas_needle};
+    const char *names[2] = {"zero integrand", "needle never sampled"};
+    for (int k = 0; k < 2; k++) {
+        vegas_case c = {names[k], defs[k], 5, 0, 1, 0, 1e-3, 1e5, 0, 0};
+        pagani_integrand *f = vegas_make(ctx, c.def, c.n, NULL, 0);
+        pagani_result r;
+        int rc = f ? vegas_run(ctx, f, &c, 1, &r) : -1;
+        tap_ok(rc == PAGANI_OK && r.status == PAGANI_NO_SIGNAL,
+               "%s: status %s (%g +- %g after %d iterations)", names[k],
+               rc == PAGANI_OK ? pagani_status_name(r.status) : pagani_strerror(rc),
+               r.value, r.error, r.iterations);
+        pagani_integrand_destroy(f);
+    }
+}
+
+/* n = 64 (and 20): converges near 1.5. */
+static void vegas_check_high_dimension(pagani_context *ctx)
+{
+    const int dims[2] = {20, 64};
+    for (int k = 0; k < 2; k++) {
+        vegas_case c = {"linear", &vegas_linear, dims[k], 0, 1, 1.5, 1e-4, 1e5, 0, 0};
+        pagani_integrand *f = vegas_make(ctx, c.def, c.n, NULL, 0);
+        pagani_result r;
+        int rc = f ? vegas_run(ctx, f, &c, 3, &r) : -1;
+        tap_ok(rc == PAGANI_OK && r.status == PAGANI_CONVERGED &&
+                   fabs(r.value - 1.5) <= 4 * r.error,
+               "n = %d: %.8f +- %.2g (true 1.5), %s", dims[k], r.value, r.error,
+               rc == PAGANI_OK ? pagani_status_name(r.status) : pagani_strerror(rc));
+        pagani_integrand_destroy(f);
+    }
+}
+
+/* A NaN is an error with the point in the message. */
+static void vegas_check_nonfinite(pagani_context *ctx)
+{
+    vegas_case c = {"hole", &vegas_hole, 3, 0, 1, 0, 1e-3, 1e4, 0, 0};
+    pagani_integrand *f = vegas_make(ctx, c.def, c.n, NULL, 0);
+    pagani_result r;
+    int rc = f ? vegas_run(ctx, f, &c, 1, &r) : -1;
+    const char *m = pagani_context_message(ctx);
+    tap_ok(rc == PAGANI_ERR_NONFINITE && strstr(m, "x = (0.9"),
+           "NaN reported as PAGANI_ERR_NONFINITE with its point: %s", m);
+    pagani_integrand_destroy(f);
+}
+
+static int vegas_stop_after_3(int it, long long cubes, double v, double e, void *data)
+{
+    (void)cubes; (void)v; (void)e; (void)data;
+    return it >= 3;
+}
+
+/* Alternates the parameter between iterations, so they disagree. */
+static int vegas_flip(int it, long long cubes, double v, double e, void *data)
+{
+    pagani_integrand *f = data;
+    double p = it % 2 ? 1.1 : 1.0;
+    (void)cubes; (void)v; (void)e;
+    pagani_integrand_set_params(f, &p, sizeof p);
+    return 0;
+}
+
+/* Options, limits, the progress callback and chi2. */
+static void vegas_check_options(pagani_context *ctx)
+{
+    double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, one = 1.0;
+    pagani_integrand *f = vegas_make(ctx, &suite_f4, 3, NULL, 0);
+    pagani_integrand *g = vegas_make(ctx, &vegas_scaled, 3, &one, sizeof one);
+    pagani_options o = pagani_options_default(PAGANI_VEGAS);
+    pagani_result r;
+    int rc;
+
+    o.vegas_bins = -1;
+    tap_ok(pagani_integrate(ctx, f, lo, hi, &o, &r) == PAGANI_ERR_OPTION,
+           "vegas_bins -1 is PAGANI_ERR_OPTION: %s", pagani_context_message(ctx));
+    o = pagani_options_default(PAGANI_VEGAS);
+    o.vegas_calls = NAN;
+    tap_ok(pagani_integrate(ctx, f, lo, hi, &o, &r) == PAGANI_ERR_OPTION,
+           "vegas_calls NaN is PAGANI_ERR_OPTION");
+
+    o = pagani_options_default(PAGANI_VEGAS);
+    o.epsrel = 1e-9;
+    o.vegas_calls = 1e4;
+    o.max_evaluations = 100000;
+    rc = pagani_integrate(ctx, f, lo, hi, &o, &r);
+    tap_ok(rc == PAGANI_OK && r.status == PAGANI_MAX_EVALUATIONS &&
+               r.evaluations <= o.max_evaluations,
+           "max_evaluations 1e5: %s after %lld evaluations",
+           pagani_status_name(r.status), r.evaluations);
+
+    o = pagani_options_default(PAGANI_VEGAS);
+    o.epsrel = 1e-9;
+    o.vegas_calls = 1e4;
+    o.progress = vegas_stop_after_3;
+    rc = pagani_integrate(ctx, f, lo, hi, &o, &r);
+    tap_ok(rc == PAGANI_OK && r.iterations == 3 && r.status == PAGANI_MAX_ITERATIONS,
+           "the progress callback stops the run (%d iterations, %s)", r.iterations,
+           pagani_status_name(r.status));
+
+    o = pagani_options_default(PAGANI_VEGAS);
+    o.epsrel = 0.5;
+    o.vegas_calls = 1e4;
+    o.max_iterations = 8;
+    o.progress = vegas_flip;
+    o.progress_data = g;
+    rc = g ? pagani_integrate(ctx, g, lo, hi, &o, &r) : -1;
+    tap_ok(rc == PAGANI_OK && r.status == PAGANI_CHI2_TOO_LARGE,
+           "iterations that disagree: %s (chi2/dof %.3g)",
+           rc == PAGANI_OK ? pagani_status_name(r.status) : pagani_strerror(rc),
+           r.chi2_dof);
+    pagani_integrand_destroy(f);
+    pagani_integrand_destroy(g);
+}
+
+#endif /* PAGANI_TEST_VEGAS_CASES_H */
