@@ -24,7 +24,11 @@
  * and its (region, point) goes to *nonfinite, the smallest key kept
  * (atomicMin on region << 21 | point), so the report is deterministic.
  */
-extern "C" __global__ void __launch_bounds__(256)
+#ifndef PAGANI_EVAL_MIN_BLOCKS
+#define PAGANI_EVAL_MIN_BLOCKS 1
+#endif
+
+extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate(const double *__restrict__ lower,
                          const double *__restrict__ width,
                          long long stride, long long count,
@@ -48,7 +52,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 5;
     const long long region = (long long)blockIdx.x * groups + group;
     const bool live = region < count;
-    double c[PAGANI_N], h[PAGANI_N], gh[PAGANI_N];
+    double c[PAGANI_N], h[PAGANI_N];
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
 
     for (int t = threadIdx.x; t < nw5; t += blockDim.x)
@@ -62,8 +66,8 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         for (int d = 0; d < PAGANI_N; d++) {
             h[d] = width[d * stride + region];
             c[d] = lower[d * stride + region] + 0.5 * h[d];
-            gh[d] = gen * h[d];
         }
+#pragma unroll 1
         for (int q = lane; q < shape.npoints; q += tpr) {
             double xq[PAGANI_N];
             double fq;
@@ -85,7 +89,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                 const int bits = q - shape.nexplicit;
 #pragma unroll
                 for (int d = 0; d < PAGANI_N; d++)
-                    xq[d] = c[d] + (((bits >> d) & 1) ? -gh[d] : gh[d]);
+                    xq[d] = fma(((bits >> d) & 1) ? -gen : gen, h[d], c[d]);
                 tuple = shape.corner_weights;
             }
             fq = pagani_integrand_device(xq, params);

@@ -24,6 +24,11 @@
 #else
 #define PAGANI_HD static inline
 #endif
+#ifdef __CUDA_ARCH__
+#define PAGANI_NO_UNROLL _Pragma("unroll 1") /* spares ~20 registers */
+#else
+#define PAGANI_NO_UNROLL
+#endif
 
 /* Most non-zero coordinates of an explicit point, distinct weight tuples
  * and error sets a packed rule may have (DCUHRE rules: 3, 9..14, <= 16). */
@@ -80,6 +85,7 @@ PAGANI_HD double pagani_gpu_null_error(const double *consts, int nsets,
                                        const double *r, int k)
 {
     double e = 0.0;
+    PAGANI_NO_UNROLL
     for (int s = 0; s < nsets; s++) {
         double v = fabs(r[k + 1] + consts[PAGANI_EVC_SCALE + 16 * (k - 1) + s] * r[k]) *
                    consts[PAGANI_EVC_NORM + 16 * (k - 1) + s];

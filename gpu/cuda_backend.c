@@ -8,6 +8,8 @@
 #include <string.h>
 #include "gpu/cuda_internal.h"
 #include "gpu/cuda_module.h"
+#include "gpu/cuda_qmc.h"
+#include "qmc_backend.h"
 
 int cuda_fail(pagani_context *ctx, cudaError_t err, const char *call)
 {
@@ -132,6 +134,7 @@ static void cuda_release_integrand(void *state, pagani_integrand *f)
     cuda_state *st = state;
     cudaSetDevice(st->device);
     cuda_cubature_release(st, f);
+    cuda_qmc_release(st, f);
 }
 
 static const backend_ops cuda_ops = {
@@ -143,7 +146,7 @@ static const backend_ops cuda_ops = {
     cuda_release_integrand,
     &pagani_cuda_cubature_ops,
     NULL, /* vegas */
-    NULL, /* qmc */
+    &pagani_cuda_qmc_ops,
 };
 
 const backend_ops *pagani_cuda_backend(void) { return &cuda_ops; }

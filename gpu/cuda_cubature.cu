@@ -33,7 +33,7 @@ extern "C" {
 
 #define RED_THREADS 256   /* threads of the reduction and split kernels */
 #define RED_BLOCKS 1024   /* most blocks of a reduction (partials kept) */
-#define EVAL_BLOCK 256    /* threads of an evaluate block */
+#define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
 
 /* ---- sums ------------------------------------------------------------ */
@@ -584,7 +584,8 @@ static int cu_evaluate(void *state, long long count)
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
     pagani_eval_shape shape = c->packed.shape;
-    const int groups = EVAL_BLOCK / c->tpr;
+    const int block = c->tpr > EVAL_BLOCK ? c->tpr : EVAL_BLOCK;
+    const int groups = block / c->tpr;
     const double *lower = c->lower[c->cur], *width = c->width[c->cur];
     const double *points = c->points, *consts = c->consts;
     const void *params = c->params;
@@ -599,7 +600,7 @@ static int cu_evaluate(void *state, long long count)
                     &params, &c->value, &c->error, &c->axis, &c->nonfinite};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
-                                       dim3(EVAL_BLOCK), args, shared, st->stream));
+                                       dim3(block), args, shared, st->stream));
     return PAGANI_OK;
 }
 
@@ -753,8 +754,11 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
     pagani_context *ctx = st->ctx;
     char *unit = pagani_source_wrap(f->source, f->n, PAGANI_TARGET_CUDA), *full;
-    char option[32];
-    const char *options[1] = {option};
+    char option[32], minblocks[48];
+    /* 550: the wrapper's `p` unused, noise in a log meant for the user. */
+    const char *options[3] = {option, "-diag-suppress=550", minblocks};
+    const char *env = getenv("PAGANI_CUDA_EVAL_MINBLOCKS");
+    int noptions = 2;
     cuda_integrand *ci;
     size_t a, b;
     int rc;
@@ -775,7 +779,13 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
     memcpy(full + a + 1, pagani_cubature_kernel_src, b + 1);
     free(unit);
     snprintf(option, sizeof option, "-DPAGANI_N=%d", f->n);
-    rc = cuda_module_build(ctx, full, "cubature", options, 1, &ci->module);
+    /* A register cap for experiments (bench_cubature): blocks of 256
+     * threads that must fit on one multiprocessor. */
+    if (env && atoi(env) > 1 && atoi(env) <= 8) {
+        snprintf(minblocks, sizeof minblocks, "-DPAGANI_EVAL_MIN_BLOCKS=%d", atoi(env));
+        noptions = 3;
+    }
+    rc = cuda_module_build(ctx, full, "cubature", options, noptions, &ci->module);
     free(full);
     if (rc == PAGANI_OK)
         rc = cuda_module_kernel(ctx, ci->module, "pagani_cubature_evaluate", &ci->evaluate);

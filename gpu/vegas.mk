@@ -1,1 +1,30 @@
-# PAGANI_VEGAS on the CUDA backend (filled in with the GPU kernels).
+# PAGANI_VEGAS on the CUDA backend. gpu/cuda_vegas.c is plain C against the
+# CUDA runtime API; the sampling kernels are NVRTC-compiled per integrand
+# from one C string, gpu/vegas_kernel_src.h, made from the sampling headers
+# and gpu/vegas_kernel.cuh with their #include lines removed. The Vegas+
+# counts and their CUB scan (gpu/vegas_scan.cu) go through nvcc by the .cu.lo
+# rule of gpu/local.mk; CUDA_LIBS follows it again so that the static CUDA
+# runtime resolves what it needs.
+if HAVE_CUDA
+libpagani_la_SOURCES += gpu/vegas_args.h gpu/cuda_vegas.h gpu/cuda_vegas.c
+libpagani_la_LIBADD += gpu/vegas_scan.lo $(CUDA_LIBS)
+gpu/cuda_vegas.lo: gpu/vegas_kernel_src.h
+gpu/vegas_scan.lo: $(top_srcdir)/gpu/cuda_vegas.h $(top_srcdir)/gpu/cuda_internal.h \
+	$(top_srcdir)/src/internal.h config.h
+endif
+
+PAGANI_VEGAS_KERNEL_PARTS = $(top_srcdir)/src/philox.h \
+	$(top_srcdir)/src/vegas_point.h $(top_srcdir)/src/vegas_piece.h \
+	$(top_srcdir)/gpu/vegas_args.h $(top_srcdir)/gpu/vegas_kernel.cuh
+gpu/vegas_kernel_src.h: $(PAGANI_VEGAS_KERNEL_PARTS)
+	$(AM_V_GEN)mkdir -p gpu && { \
+	  printf '%s\n' '/* Generated from the sampling headers and gpu/vegas_kernel.cuh. */' \
+	    'static const char pagani_vegas_kernel_src[] ='; \
+	  for part in $(PAGANI_VEGAS_KERNEL_PARTS); do \
+	    printf '"#line 1 \\"%s\\"\\n"\n' `basename $$part`; \
+	    sed -e '/^#include/d' $$part | $(PAGANI_STRINGIFY); \
+	  done; \
+	  printf '%s\n' ';'; } > $@-t && mv -f $@-t $@
+
+EXTRA_DIST += gpu/vegas_kernel.cuh gpu/vegas_scan.cu
+CLEANFILES += gpu/vegas_kernel_src.h

@@ -250,6 +250,7 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     kp.nb_per_g = (double)job->bins / (double)job->g;
     kp.bin_scale = pass->bin_scale;
     kp.grid = s->grid;
+    kp.bins_hi = NULL;
     kp.lower = job->lower;
     kp.width = job->width;
     kp.params = job->integrand->params;

@@ -31,6 +31,14 @@
 #define PAGANI_XSUM_MAX_LOAD (1LL << 30)
 #endif
 
+/* Loops over the bins stay loops on the GPU: unrolled they would hold all
+ * 68 bins in registers. */
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define PAGANI_XSUM_LOOP _Pragma("unroll 1")
+#else
+#define PAGANI_XSUM_LOOP
+#endif
+
 typedef struct pagani_xsum {
     long long bin[PAGANI_XSUM_BINS];
     long long load; /* bound on |bin| in units of 2^32 since the last carry */
@@ -38,6 +46,7 @@ typedef struct pagani_xsum {
 
 PAGANI_HD void pagani_xsum_zero(pagani_xsum *s)
 {
+    PAGANI_XSUM_LOOP
     for (int j = 0; j < PAGANI_XSUM_BINS; j++) s->bin[j] = 0;
     s->load = 0;
 }
@@ -47,6 +56,7 @@ PAGANI_HD void pagani_xsum_zero(pagani_xsum *s)
  * value in this form is unique. */
 PAGANI_HD void pagani_xsum_normalize(pagani_xsum *s)
 {
+    PAGANI_XSUM_LOOP
     for (int j = 0; j < PAGANI_XSUM_BINS - 1; j++) {
         long long carry = s->bin[j] >> 32;
         s->bin[j] -= (long long)((unsigned long long)carry << 32);

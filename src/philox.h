@@ -119,11 +119,12 @@ PAGANI_HD double pagani_u01_32(pagani_u32 w)
     return ((double)w + 0.5) * 2.3283064365386962890625e-10;
 }
 
-/* Two words as a double in (0,1) with 53 random bits: (m + 1/2) 2^-53. */
-PAGANI_HD double pagani_u01_53(pagani_u32 hi, pagani_u32 lo)
+/* Two words as a double in (0,1) with 52 random bits: (m + 1/2) 2^-52,
+ * exact (with 53 bits the largest value would round to 1). */
+PAGANI_HD double pagani_u01_52(pagani_u32 hi, pagani_u32 lo)
 {
-    pagani_u64 m = ((pagani_u64)hi << 21) | (pagani_u64)(lo >> 11);
-    return ((double)m + 0.5) * 1.1102230246251565404236316680908203125e-16;
+    pagani_u64 m = ((pagani_u64)hi << 20) | (pagani_u64)(lo >> 12);
+    return ((double)m + 0.5) * 2.220446049250313080847263336181640625e-16;
 }
 
 #endif /* PAGANI_PHILOX_H */

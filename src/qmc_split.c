@@ -122,10 +122,10 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
                            "%llu, leap %llu)", first, count, leap);
     if ((rc = pagani_qmc_job(ctx, f, lower, upper, opt, &job)) != PAGANI_OK)
         return rc;
-    if ((rc = ops->setup(ctx->backend_state, &job, &state)) != PAGANI_OK)
-        return rc;
-    rc = ops->sums(state, 0, job.shifts, first, count, leap, sums, &fault);
-    ops->release(state);
+    rc = ops->setup(ctx->backend_state, &job, &state);
+    if (rc == PAGANI_OK)
+        rc = ops->sums(state, 0, job.shifts, first, count, leap, sums, &fault);
+    if (state) ops->release(state);
     if (rc == PAGANI_ERR_NONFINITE) return pagani_qmc_fault(ctx, &job, &fault);
     return rc;
 }

@@ -46,9 +46,9 @@
 #include "internal.h"
 
 /* Most samples one accumulator (GPU block, CPU thread) adds between merges,
- * and the largest integer contribution: 2^20 * 2^43 = 2^63 fits. */
-#define VEGAS_BLOCK_SAMPLES (1LL << 20)
-#define VEGAS_Q_LIMIT 8796093022208.0 /* 2^43 */
+ * and the largest integer contribution: 2^25 * 2^38 = 2^63 fits. */
+#define VEGAS_BLOCK_SAMPLES (1LL << 25)
+#define VEGAS_Q_LIMIT 274877906944.0 /* 2^38 */
 
 /* Everything that fixes the points and the sizes of one run. */
 typedef struct vegas_job {

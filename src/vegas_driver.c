@@ -22,12 +22,11 @@
  * disagree leave the status PAGANI_CHI2_TOO_LARGE.
  *
  * Bin scale: contributions are added as integers (vegas_backend.h), scaled
- * so that the largest (f J)^2 of the previous iteration maps to 2^37; the
+ * so that the largest (f J)^2 of the previous iteration maps to 2^32; the
  * first iteration's scale comes from a pilot pass over every 16th piece. A
  * pass that meets a value too large for the scale is repeated (same
  * points) with the scale of its own maximum.
  */
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,11 +119,12 @@ static int report_fault(pagani_context *ctx, const vegas_run *r, int it,
 /* One pass of iteration `it`, with the pilot and the repeat that the bin
  * scale may need. */
 static int run_pass(pagani_context *ctx, vegas_run *r, int it, int adjusting,
-                    vegas_sums *sums)
+                    vegas_sums *sums, int *bins_valid)
 {
     vegas_pass pass;
     int rc;
 
+    *bins_valid = 0;
     memset(&pass, 0, sizeof pass);
     pass.iteration = (unsigned)it;
     pass.stride = 1;
@@ -145,42 +145,57 @@ static int run_pass(pagani_context *ctx, vegas_run *r, int it, int adjusting,
     r->evaluations += sums->evaluations;
     if (sums->fault_cube >= 0) return report_fault(ctx, r, it, sums);
     if (adjusting && (sums->overflow || (pass.bin_scale == 0.0 && sums->vmax > 0.0))) {
+        /* the bins lack the largest contributions: repeat the pass, or
+         * when the evaluation budget forbids that, keep the grid */
+        long long limit = r->plan.max_evaluations;
+        r->vmax = sums->vmax;
+        if (limit > 0 && r->evaluations + sums->evaluations > limit) return PAGANI_OK;
         pass.bin_scale = VEGAS_SCALE_TARGET / sums->vmax;
         if ((rc = r->ops->sample(r->state, &pass, sums, r->bins)) != PAGANI_OK)
             return rc;
         r->evaluations += sums->evaluations;
     }
+    *bins_valid = adjusting;
     r->vmax = sums->vmax;
     return PAGANI_OK;
 }
 
-/* Inverse-variance average of iterations first..last. */
+/* Inverse-variance average of iterations first..last. An iteration whose
+ * variance came out 0 (no two samples of a piece differed) has an unknown
+ * error, not a zero one: it is left out, unless all are such, when the
+ * plain average is taken with error 0 (a constant, or nothing seen). */
 static vegas_combined combine(const vegas_run *r, int first, int last)
 {
     vegas_combined c;
-    double sw = 0.0, swi = 0.0, chi2 = 0.0;
+    double sw = 0.0, swi = 0.0, sum = 0.0, chi2 = 0.0;
+    int weighted = 0;
 
     memset(&c, 0, sizeof c);
     for (int k = first; k <= last; k++) {
-        double v = r->variance[k], floor_v = DBL_EPSILON * fabs(r->estimate[k]);
-        if (v < floor_v * floor_v) v = floor_v * floor_v;
-        if (v < DBL_MIN) v = DBL_MIN;
-        sw += 1.0 / v;
-        swi += r->estimate[k] / v;
         c.nonzero += r->nonzero[k];
         c.count++;
+        sum += r->estimate[k];
+        if (r->variance[k] > 0.0) {
+            sw += 1.0 / r->variance[k];
+            swi += r->estimate[k] / r->variance[k];
+            weighted++;
+        }
     }
     if (c.count == 0) return c;
+    if (weighted == 0) {
+        c.value = sum / c.count;
+        for (int k = first; k <= last; k++)
+            if (r->estimate[k] != c.value) c.chi2_dof = INFINITY;
+        return c;
+    }
     c.value = swi / sw;
     c.error = sqrt(1.0 / sw);
-    for (int k = first; k <= last && c.count > 1; k++) {
-        double v = r->variance[k], floor_v = DBL_EPSILON * fabs(r->estimate[k]);
+    for (int k = first; k <= last; k++) {
         double d = r->estimate[k] - c.value;
-        if (v < floor_v * floor_v) v = floor_v * floor_v;
-        if (v < DBL_MIN) v = DBL_MIN;
-        chi2 += d * d / v;
+        if (r->variance[k] > 0.0) chi2 += d * d / r->variance[k];
     }
-    c.chi2_dof = c.count > 1 ? chi2 / (c.count - 1) : 0.0;
+    c.count = weighted;
+    c.chi2_dof = weighted > 1 ? chi2 / (weighted - 1) : 0.0;
     return c;
 }
 
@@ -236,12 +251,15 @@ static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
         long long next = p->job.plus ? r->plus_total : p->per_iteration;
         vegas_sums sums;
         vegas_combined c;
+        int bins_valid;
 
+        if (adjusting && !(r->vmax > 0.0))   /* the pilot, at most */
+            next += next / VEGAS_PILOT_STRIDE + p->job.pieces * p->job.samples;
         if (p->max_evaluations > 0 && r->evaluations + next > p->max_evaluations) {
             status = PAGANI_MAX_EVALUATIONS;
             break;
         }
-        if ((rc = run_pass(ctx, r, it, adjusting, &sums)) != PAGANI_OK) {
+        if ((rc = run_pass(ctx, r, it, adjusting, &sums, &bins_valid)) != PAGANI_OK) {
             fill_result(r, it, PAGANI_MAX_ITERATIONS, result);
             return rc;
         }
@@ -249,7 +267,7 @@ static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
         r->variance[it] = sums.variance * scale * scale;
         r->nonzero[it] = sums.nonzero;
         seen += sums.nonzero;
-        if (adjusting && (rc = adjust(r, &sums)) != PAGANI_OK) {
+        if (bins_valid && (rc = adjust(r, &sums)) != PAGANI_OK) {
             fill_result(r, it + 1, PAGANI_MAX_ITERATIONS, result);
             return rc;
         }

@@ -37,6 +37,8 @@ typedef struct pagani_vegas_kparams {
     double nb_per_g;             /* nb / g */
     double bin_scale;
     const double *grid;          /* rows of nb + 1 edges */
+    unsigned long long *bins_hi; /* device, bins in global memory: the high
+                                    words (carries); NULL: no carries */
     const double *lower;
     const double *width;
     const void *params;          /* the integrand's parameter block */
@@ -53,15 +55,24 @@ typedef struct pagani_vegas_piece_out {
     double fault_value;
 } pagani_vegas_piece_out;
 
-#define PAGANI_VEGAS_Q_LIMIT 8796093022208.0 /* 2^43, as VEGAS_Q_LIMIT */
+#define PAGANI_VEGAS_Q_LIMIT 274877906944.0 /* 2^38, as VEGAS_Q_LIMIT */
 
-/* Adds an integer contribution to a bin. */
-PAGANI_HD void pagani_vegas_bin_add(unsigned long long *bins, int index,
+/* Adds an integer contribution to a bin: on the device with an atomic,
+ * carrying into hi[index] when the bins are 128-bit totals in global
+ * memory (hi not NULL); on the host into a thread's private cell. */
+PAGANI_HD void pagani_vegas_bin_add(unsigned long long *bins,
+                                    unsigned long long *hi, int index,
                                     unsigned long long q)
 {
 #if defined(__CUDA_ARCH__)
-    atomicAdd(bins + index, q);
+    if (hi) {
+        unsigned long long old = atomicAdd(bins + index, q);
+        if (old + q < old) atomicAdd(hi + index, 1ULL);
+    } else {
+        atomicAdd(bins + index, q);
+    }
 #else
+    (void)hi;
     bins[index] += q;
 #endif
 }
@@ -142,7 +153,7 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
 #pragma unroll
 #endif
                 for (int i = 0; i < n; i++)
-                    pagani_vegas_bin_add(bins, i * rows + bin[i], iq);
+                    pagani_vegas_bin_add(bins, kp->bins_hi, i * rows + bin[i], iq);
             }
         }
     }

@@ -127,7 +127,7 @@ static void bench_row(pagani_context *ctx, const struct row *row, int digits)
  * subtractions, n multiply-adds and one multiply (3n + 1), exp counted as
  * 20, the five weighted sums 5 FMA (10): 5n + 31.
  */
-static void kernel_rate(int n, int parts, int tpr)
+static void kernel_rate(int n, int parts, int tpr, int minblocks)
 {
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
@@ -140,6 +140,8 @@ static void kernel_rate(int n, int parts, int tpr)
     char env[16];
     int rc;
 
+    snprintf(env, sizeof env, "%d", minblocks);
+    setenv("PAGANI_CUDA_EVAL_MINBLOCKS", env, 1);
     snprintf(env, sizeof env, "%d", tpr);
     if (tpr) setenv("PAGANI_CUDA_EVAL_THREADS", env, 1);
     else unsetenv("PAGANI_CUDA_EVAL_THREADS");
@@ -188,10 +190,11 @@ static void kernel_rate(int n, int parts, int tpr)
         double evals = (double)count * (double)rule->npoints, flops = 5.0 * n + 31.0;
         qsort(t_eval, 5, sizeof t_eval[0], cmp_double);
         qsort(t_cls, 5, sizeof t_cls[0], cmp_double);
-        printf("evaluate f4 %dD, %lld regions x %lld points, %s threads/region: "
+        printf("evaluate f4 %dD, %lld regions x %lld points, %s threads/region, "
+               "min blocks %d: "
                "%.3f ms, %.3e evaluations/s, %.0f GFLOP/s FP64 (%.0f flops/evaluation); "
                "classify %.3f ms (%.1f GB/s)\n",
-               n, count, rule->npoints, tpr ? env : "default", 1e3 * t_eval[2],
+               n, count, rule->npoints, tpr ? env : "default", minblocks, 1e3 * t_eval[2],
                evals / t_eval[2], 1e-9 * evals * flops / t_eval[2], flops,
                1e3 * t_cls[2], 1e-9 * count * 18.0 / t_cls[2]);
     }
@@ -236,8 +239,16 @@ int main(int argc, char **argv)
     }
     if (kernels_on) {
         static const int tprs[] = {0, 32, 64, 128, 256};
-        for (size_t i = 0; i < sizeof tprs / sizeof tprs[0]; i++) kernel_rate(8, 6, tprs[i]);
-        for (size_t i = 0; i < sizeof tprs / sizeof tprs[0]; i++) kernel_rate(5, 20, tprs[i]);
+        for (size_t i = 0; i < sizeof tprs / sizeof tprs[0]; i++) {
+            kernel_rate(8, 6, tprs[i], 1);
+            kernel_rate(8, 6, tprs[i], 3);
+        }
+        for (size_t i = 0; i < sizeof tprs / sizeof tprs[0]; i++) {
+            kernel_rate(5, 20, tprs[i], 1);
+            kernel_rate(5, 20, tprs[i], 3);
+        }
+        unsetenv("PAGANI_CUDA_EVAL_MINBLOCKS");
+        unsetenv("PAGANI_CUDA_EVAL_THREADS");
     }
     return 0;
 }

@@ -1,7 +1,15 @@
-# PAGANI_QMC: the sequence and exact sums; the method on the CPU.
-check_PROGRAMS += tests/test_zinterhof tests/test_qmc
-tests_test_zinterhof_SOURCES = tests/test_zinterhof.c
+# PAGANI_QMC: the sequence and exact sums; the method on the CPU and on
+# CUDA (test_gpu_qmc skips itself without a usable GPU); bench_qmc is a
+# program for the GPU machine, not a test.
+check_PROGRAMS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc
+tests_test_zinterhof_SOURCES = tests/test_zinterhof.c tests/tap.h
 tests_test_zinterhof_LDADD = $(TEST_LIBS)
-tests_test_qmc_SOURCES = tests/test_qmc.c
+tests_test_qmc_SOURCES = tests/test_qmc.c tests/qmc_checks.h tests/qmc_suite.h tests/tap.h
 tests_test_qmc_LDADD = $(TEST_LIBS)
-TESTS += tests/test_zinterhof tests/test_qmc
+tests_test_gpu_qmc_SOURCES = tests/test_gpu_qmc.c tests/qmc_checks.h tests/qmc_suite.h tests/tap.h
+tests_test_gpu_qmc_LDADD = $(TEST_LIBS)
+TESTS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc
+
+noinst_PROGRAMS += tests/bench_qmc
+tests_bench_qmc_SOURCES = tests/bench_qmc.c tests/qmc_suite.h tests/suite.h
+tests_bench_qmc_LDADD = $(TEST_LIBS)
