@@ -6,9 +6,11 @@
  * compiler (rule_pack.c and the tests, which check these functions against
  * rules/estimate.c without a GPU).
  *
- * - The packed rule layout: the explicit points of a pagani_rule as
- *   4 doubles each (up to three non-zero offsets and a word that names
- *   their axes and the point's weight tuple), and one table of constants.
+ * - The packed rule layout: the explicit points of a pagani_rule as a
+ *   dense table of offsets, transposed so that consecutive points are
+ *   adjacent, each point's weight tuple, and one table of constants.
+ * - How a region's box follows from its parent's (regions are stored as
+ *   the halves of their parents).
  * - pagani_gpu_estimate and pagani_gpu_split_axis: the same arithmetic as
  *   pagani_rule_estimate and pagani_rule_split_axis (rules/estimate.c),
  *   reading the constants table instead of a pagani_rule.
@@ -30,12 +32,10 @@
 #define PAGANI_NO_UNROLL
 #endif
 
-/* Most non-zero coordinates of an explicit point, distinct weight tuples
- * and error sets a packed rule may have (DCUHRE rules: 3, 9..14, <= 16). */
-#define PAGANI_PACK_MAX_NONZERO 3
+/* Most distinct weight tuples and error sets a packed rule may have
+ * (DCUHRE rules: 9 to 14 of each). */
 #define PAGANI_PACK_MAX_WEIGHTS 64
 #define PAGANI_PACK_MAX_SETS 16
-#define PAGANI_PACK_NO_AXIS 31
 
 /* The constants table (doubles): error-model constants, then the weight
  * tuples w_0..w_4 of the packed rule, tuple t at PAGANI_EVC_WEIGHTS + 5t. */
@@ -56,42 +56,57 @@
 /* The integer shape of a packed rule and of one launch, passed by value to
  * the evaluate kernel (same layout for nvcc, NVRTC and the C compiler). */
 typedef struct pagani_eval_shape {
-    int nexplicit;      /* explicit points, 4 doubles each */
+    int nexplicit;      /* explicit points (dense table columns) */
     int npoints;        /* nexplicit + 2^n corners (or + 0) */
     int nweights;       /* weight tuples in the constants table */
     int corner_weights; /* tuple of the corner points */
     int nsets;          /* error sets (pagani_rule.nsets) */
     int error_model;    /* PAGANI_GPU_ERROR_* */
     int tpr;            /* threads per region: 32, 64, 128 or 256 */
-    int pad;
+    int implicit;       /* regions are the halves of the listed parents */
 } pagani_eval_shape;
 
-/* An explicit point is o0, o1, o2, meta: offsets (units of the width, from
- * the centre) along the axes in meta's fields; meta is a 64-bit integer
- * stored in the fourth double's bits: axis k in bits 5k..5k+4
- * (PAGANI_PACK_NO_AXIS: unused), the weight tuple from bit 15 on. */
-PAGANI_HD int pagani_pack_axis(long long meta, int k)
+/* Coordinate d of a region's box: from the listed box itself, or, when the
+ * list holds parents (implicit), from half `side` (0 lower, 1 upper) of
+ * the parent split along axis `split` -- the same arithmetic as the split
+ * that made the region (l + w/2, w/2). */
+PAGANI_HD void pagani_gpu_child_box(int d, int split, int side, double *l, double *w)
 {
-    return (int)((meta >> (5 * k)) & 31);
+    if (d == split) {
+        *w = *w * 0.5;
+        if (side) *l = *l + *w;
+    }
 }
 
-PAGANI_HD int pagani_pack_weights(long long meta)
+/* One term of the null-rule error E_k (k = 1..3) for set s:
+ * |r_{k+1} + scale(s,k) r_k| norm(s,k), given rk = r_k, rk1 = r_{k+1}. */
+PAGANI_HD double pagani_gpu_null_term(const double *consts, int k, int s,
+                                      double rk, double rk1)
 {
-    return (int)(meta >> 15);
+    return fabs(rk1 + consts[PAGANI_EVC_SCALE + 16 * (k - 1) + s] * rk) *
+           consts[PAGANI_EVC_NORM + 16 * (k - 1) + s];
 }
 
-/* E_k = max over sets s of |r_{k+1} + scale(s,k) r_k| norm(s,k). */
+/* E_k = max over sets s of the null terms. */
 PAGANI_HD double pagani_gpu_null_error(const double *consts, int nsets,
                                        const double *r, int k)
 {
     double e = 0.0;
     PAGANI_NO_UNROLL
     for (int s = 0; s < nsets; s++) {
-        double v = fabs(r[k + 1] + consts[PAGANI_EVC_SCALE + 16 * (k - 1) + s] * r[k]) *
-                   consts[PAGANI_EVC_NORM + 16 * (k - 1) + s];
+        double v = pagani_gpu_null_term(consts, k, s, r[k], r[k + 1]);
         if (v > e) e = v;
     }
     return e;
+}
+
+/* The raw error from E_1, E_2, E_3 (DCUHRE's choice between them). */
+PAGANI_HD double pagani_gpu_combine(const double *consts, double volume,
+                                    double e1, double e2, double e3)
+{
+    if (consts[PAGANI_EVC_C0] * e1 <= e2 && consts[PAGANI_EVC_C0] * e2 <= e3)
+        return volume * consts[PAGANI_EVC_C1] * e1;
+    return volume * consts[PAGANI_EVC_C2] * fmax(e1, fmax(e2, e3));
 }
 
 /* Value and raw error of a region from its five rule sums r[0..4]: the
@@ -100,42 +115,42 @@ PAGANI_HD void pagani_gpu_estimate(const double *consts, int nsets, int model,
                                    const double *r, double volume,
                                    double *value, double *error)
 {
-    double e1, e2, e3, c0 = consts[PAGANI_EVC_C0];
-
     *value = volume * r[0];
     if (model == PAGANI_GPU_ERROR_KRONROD) {
         *error = volume * fabs(r[1]);
         return;
     }
-    e1 = pagani_gpu_null_error(consts, nsets, r, 1);
-    e2 = pagani_gpu_null_error(consts, nsets, r, 2);
-    e3 = pagani_gpu_null_error(consts, nsets, r, 3);
-    if (c0 * e1 <= e2 && c0 * e2 <= e3)
-        *error = volume * consts[PAGANI_EVC_C1] * e1;
-    else
-        *error = volume * consts[PAGANI_EVC_C2] * fmax(e1, fmax(e2, e3));
+    *error = pagani_gpu_combine(consts, volume, pagani_gpu_null_error(consts, nsets, r, 1),
+                                pagani_gpu_null_error(consts, nsets, r, 2),
+                                pagani_gpu_null_error(consts, nsets, r, 3));
+}
+
+/* The fourth difference along axis d from f at the explicit points
+ * 0 .. 4n, 0 when within 8 ulps of its terms (rounding, not curvature). */
+PAGANI_HD double pagani_gpu_fourth_difference(int n, double ratio, const double *f, int d)
+{
+    const double eps = 2.220446049250313080847e-16; /* DBL_EPSILON */
+    double fa = f[1 + 2 * d] + f[2 + 2 * d];
+    double fb = f[1 + 2 * n + 2 * d] + f[2 + 2 * n + 2 * d];
+    double t0 = 2.0 * (1.0 - ratio) * f[0];
+    double diff = fabs(t0 + ratio * fa - fb);
+    double mag = fabs(t0) + ratio * (fabs(f[1 + 2 * d]) + fabs(f[2 + 2 * d])) +
+                 fabs(f[1 + 2 * n + 2 * d]) + fabs(f[2 + 2 * n + 2 * d]);
+    return diff <= 8.0 * eps * mag ? 0.0 : diff;
 }
 
 /* Split axis from f at the explicit points 0 .. 4n and the widths: the
- * arithmetic of pagani_rule_split_axis (a fourth difference within 8 ulps
- * of its terms counts as zero; the widest axis when all are zero). */
+ * arithmetic of pagani_rule_split_axis (the first axis of the largest
+ * fourth difference; the first widest axis when all are zero). */
 PAGANI_HD int pagani_gpu_split_axis(int n, double ratio, const double *f,
                                     const double *width)
 {
-    const double eps = 2.220446049250313080847e-16; /* DBL_EPSILON */
     int axis = 0, widest = 0;
-    double dmax = 0.0, wmax = width[0]; /* wmax == width[widest]: no
-                                           run-time index into width */
+    double dmax = 0.0, wmax = width[0];
 
     if (n < 2) return 0;
     for (int d = 0; d < n; d++) {
-        double fa = f[1 + 2 * d] + f[2 + 2 * d];
-        double fb = f[1 + 2 * n + 2 * d] + f[2 + 2 * n + 2 * d];
-        double t0 = 2.0 * (1.0 - ratio) * f[0];
-        double diff = fabs(t0 + ratio * fa - fb);
-        double mag = fabs(t0) + ratio * (fabs(f[1 + 2 * d]) + fabs(f[2 + 2 * d])) +
-                     fabs(f[1 + 2 * n + 2 * d]) + fabs(f[2 + 2 * n + 2 * d]);
-        if (diff <= 8.0 * eps * mag) diff = 0.0;
+        double diff = pagani_gpu_fourth_difference(n, ratio, f, d);
         if (diff > dmax) {
             dmax = diff;
             axis = d;

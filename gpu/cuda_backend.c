@@ -83,7 +83,14 @@ static int cuda_open(pagani_context *ctx, void **out)
         err = cudaDeviceGetAttribute(&st->sm_count, cudaDevAttrMultiProcessorCount,
                                      st->device);
     if (err == cudaSuccess) err = cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking);
-    if (err == cudaSuccess) err = cudaMallocHost(&st->pinned, 4096);
+    if (err == cudaSuccess) err = cudaHostAlloc(&st->pinned, 4096, cudaHostAllocMapped);
+    /* Kernels write their few results straight into this buffer (no copy
+     * command per round trip) where the device can map it. */
+    if (err == cudaSuccess && cudaHostGetDevicePointer(&st->pinned_dev, st->pinned, 0) !=
+                                  cudaSuccess) {
+        (void)cudaGetLastError();
+        st->pinned_dev = NULL;
+    }
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
         rc = pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "CUDA device %d "

@@ -14,6 +14,7 @@
  * alone, so a run repeated on the same device gives the same bits.
  */
 #include <climits>
+#include <cstddef>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +36,7 @@ extern "C" {
 #define RED_BLOCKS 1024   /* most blocks of a reduction (partials kept) */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
+#define HOST_STATS_MAX 16384 /* threshold statistics on the host up to this */
 
 /* ---- sums ------------------------------------------------------------ */
 
@@ -341,7 +343,10 @@ struct cuda_cubature {
     cuda_results *results;
     unsigned long long *nonfinite;
     double *consts;            /* PAGANI_EVC_SIZE */
-    double *points;            /* packed explicit points */
+    double *points;            /* packed explicit points, then the dense
+                                  table and the tuples (one allocation) */
+    double *dense;
+    int *tuples;
     size_t points_bytes;
     void *params;
     size_t params_bytes;
@@ -350,7 +355,12 @@ struct cuda_cubature {
     int have_packed;
     const pagani_rule *rule;
     cudaKernel_t evaluate;
-    int tpr;
+    /* V, E and A of a short region list on the host, for threshold_stats
+     * without a round trip per candidate (valid after the first call that
+     * follows a classify) */
+    double *host_value, *host_error;
+    unsigned char *host_active;
+    int host_valid;
     /* counts known on the host: filter_split then needs no transfer */
     long long active_count;    /* from the last classify, -1: unknown */
     int have_threshold;
@@ -410,6 +420,7 @@ void cuda_cubature_free(cuda_state *st)
     cudaFree(c->partials);
     cudaFree(c->points);
     cudaFree(c->params);
+    if (c->host_value) cudaFreeHost(c->host_value);
     pagani_packed_rule_free(&c->packed);
     free(c);
     st->cubature = NULL;
@@ -444,13 +455,17 @@ static int make_state(cuda_state *st)
     return PAGANI_OK;
 }
 
-/* Threads per region: a power of two from 32 to 256 giving each thread
- * about 8 to 16 points (PAGANI_CUDA_EVAL_THREADS overrides). */
-static int threads_per_region(const cuda_state *st, int npoints)
+/* Threads per region: 32 (the fastest per point when the GPU is full), more
+ * while the regions alone would leave it idle (first iterations), up to 256
+ * and to 4 points a thread. PAGANI_CUDA_EVAL_THREADS overrides. A region's
+ * sums depend on it, and it depends on the region count only: the results
+ * stay deterministic. */
+static int threads_per_region(const cuda_state *st, long long count, int npoints)
 {
+    const long long fill = (long long)st->sm_count * 1024;
     int t = 32;
     if (st->eval_threads) return st->eval_threads;
-    while (t < 256 && t * 16 <= npoints) t *= 2;
+    while (t < 256 && t * count < fill && t * 4 <= npoints) t *= 2;
     return t;
 }
 
@@ -472,20 +487,33 @@ static int upload_rule(cuda_state *st, const pagani_rule *rule)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "the degree-%d rule for n = %d "
                            "does not fit the CUDA backend's rule layout",
                            rule->degree, rule->n);
-    bytes = (size_t)c->packed.shape.nexplicit * 4 * sizeof(double);
-    if (bytes > c->points_bytes) {
-        cudaFree(c->points);
-        c->points = NULL;
-        c->points_bytes = 0;
-        CUDA_TRY(ctx, cudaMalloc((void **)&c->points, bytes));
-        c->points_bytes = bytes;
+    {
+        size_t ne = (size_t)c->packed.shape.nexplicit;
+        size_t sparse = align_up(ne * 4 * sizeof(double));
+        size_t dense = align_up(ne * (size_t)rule->n * sizeof(double));
+        bytes = sparse + dense + ne * sizeof(int);
+        if (bytes > c->points_bytes) {
+            cudaFree(c->points);
+            c->points = NULL;
+            c->points_bytes = 0;
+            CUDA_TRY(ctx, cudaMalloc((void **)&c->points, bytes));
+            c->points_bytes = bytes;
+        }
+        c->dense = (double *)((char *)c->points + sparse);
+        c->tuples = (int *)((char *)c->points + sparse + dense);
+        if (ne) {
+            CUDA_TRY(ctx, cudaMemcpyAsync(c->points, c->packed.points, ne * 4 * sizeof(double),
+                                          cudaMemcpyHostToDevice, st->stream));
+            CUDA_TRY(ctx, cudaMemcpyAsync(c->dense, c->packed.dense,
+                                          ne * (size_t)rule->n * sizeof(double),
+                                          cudaMemcpyHostToDevice, st->stream));
+            CUDA_TRY(ctx, cudaMemcpyAsync(c->tuples, c->packed.tuples, ne * sizeof(int),
+                                          cudaMemcpyHostToDevice, st->stream));
+        }
     }
-    if (bytes)
-        CUDA_TRY(ctx, cudaMemcpyAsync(c->points, c->packed.points, bytes,
-                                      cudaMemcpyHostToDevice, st->stream));
+    /* From pageable memory these copies return once the data is staged. */
     CUDA_TRY(ctx, cudaMemcpyAsync(c->consts, c->packed.consts, sizeof c->packed.consts,
                                   cudaMemcpyHostToDevice, st->stream));
-    CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
     c->have_packed = 1;
     return PAGANI_OK;
 }
@@ -540,8 +568,8 @@ static int cu_setup(void *state, const cubature_job *job)
     c->evaluate = ci->evaluate;
     c->active_count = -1;
     c->have_threshold = 0;
+    c->host_valid = 0;
     if ((rc = upload_rule(st, job->rule)) != PAGANI_OK) return rc;
-    c->tpr = threads_per_region(st, c->packed.shape.npoints);
 
     psize = f->params_size > 0 ? f->params_size : 8;
     if (psize > c->params_bytes) {
@@ -555,7 +583,6 @@ static int cu_setup(void *state, const cubature_job *job)
         CUDA_TRY(ctx, cudaMemcpyAsync(c->params, f->params, f->params_size,
                                       cudaMemcpyHostToDevice, st->stream));
     CUDA_TRY(ctx, cudaMemsetAsync(c->nonfinite, 0xff, sizeof *c->nonfinite, st->stream));
-    CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
     return PAGANI_OK;
 }
 
@@ -576,6 +603,7 @@ static int cu_load(void *state, const double *lower, const double *width,
                                         cudaMemcpyHostToDevice, st->stream));
     CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
     c->active_count = -1;
+    c->host_valid = 0;
     return PAGANI_OK;
 }
 
@@ -584,23 +612,44 @@ static int cu_evaluate(void *state, long long count)
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
     pagani_eval_shape shape = c->packed.shape;
-    const int block = c->tpr > EVAL_BLOCK ? c->tpr : EVAL_BLOCK;
-    const int groups = block / c->tpr;
+    const int tpr = threads_per_region(st, count, shape.npoints);
+    const int block = tpr > EVAL_BLOCK ? tpr : EVAL_BLOCK;
+    const int groups = block / tpr;
     const double *lower = c->lower[c->cur], *width = c->width[c->cur];
-    const double *points = c->points, *consts = c->consts;
+    const double *points = c->points, *dense = c->dense, *consts = c->consts;
+    const int *tuples = c->tuples;
     const void *params = c->params;
     long long stride = c->stride;
     size_t shared;
 
     if (count <= 0) return PAGANI_OK;
-    shape.tpr = c->tpr;
+    shape.tpr = tpr;
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
-                               (size_t)groups * (c->tpr / 32) * 5);
-    void *args[] = {&lower, &width, &stride, &count, &points, &consts, &shape,
-                    &params, &c->value, &c->error, &c->axis, &c->nonfinite};
+                               (size_t)groups * (tpr / 32) * 5);
+    void *args[] = {&lower, &width, &stride, &count, &points, &dense, &tuples, &consts,
+                    &shape, &params, &c->value, &c->error, &c->axis, &c->nonfinite};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
+    c->host_valid = 0;
+    return PAGANI_OK;
+}
+
+/* Where kernels put their results: the mapped pinned buffer itself, else
+ * the device block (then fetch_results copies it). */
+static cuda_results *results_target(const cuda_state *st)
+{
+    return st->pinned_dev ? (cuda_results *)st->pinned_dev : st->cubature->results;
+}
+
+/* Waits for the stream and makes the results readable in st->pinned. */
+static int fetch_results(cuda_state *st, size_t offset, size_t bytes)
+{
+    if (!st->pinned_dev)
+        CUDA_TRY(st->ctx, cudaMemcpyAsync((char *)st->pinned + offset,
+                                          (char *)st->cubature->results + offset, bytes,
+                                          cudaMemcpyDeviceToHost, st->stream));
+    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
     return PAGANI_OK;
 }
 
@@ -618,17 +667,16 @@ static int cu_classify(void *state, long long count, int has_parents, int relerr
     cuda_cubature *c = st->cubature;
     cuda_results *r = (cuda_results *)st->pinned;
     long long units = has_parents ? (count + 1) / 2 : count;
+    int rc;
 
     memset(sums, 0, sizeof *sums);
     sums->nonfinite_region = -1;
     if (count <= 0) return PAGANI_OK;
     classify_kernel<<<reduce_blocks(units), RED_THREADS, 0, st->stream>>>(
         c->value, c->error, c->parent, c->active, count, has_parents, relerr_filter,
-        epsrel, negligible, c->partials, c->counter, c->results, c->nonfinite);
+        epsrel, negligible, c->partials, c->counter, results_target(st), c->nonfinite);
     CUDA_TRY(st->ctx, cudaGetLastError());
-    CUDA_TRY(st->ctx, cudaMemcpyAsync(r, c->results, sizeof *r, cudaMemcpyDeviceToHost,
-                                      st->stream));
-    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
+    if ((rc = fetch_results(st, 0, sizeof *r)) != PAGANI_OK) return rc;
     sums->value = r->cls.v;
     sums->error = r->cls.e;
     sums->active_value = r->cls.av;
@@ -642,6 +690,43 @@ static int cu_classify(void *state, long long count, int has_parents, int relerr
     }
     c->active_count = r->cls.na;
     c->have_threshold = 0;
+    c->host_valid = 0;
+    return PAGANI_OK;
+}
+
+/* Statistics on the host copy of a short list (count <= HOST_STATS_MAX):
+ * the copy costs one transfer per iteration, each candidate threshold of
+ * the search then costs a loop over the list instead of a round trip. */
+static int host_threshold_stats(cuda_state *st, long long count, double threshold,
+                                threshold_stats *stats)
+{
+    cuda_cubature *c = st->cubature;
+    pagani_context *ctx = st->ctx;
+
+    if (!c->host_error) {
+        char *buf;
+        CUDA_TRY(ctx, cudaMallocHost((void **)&buf, HOST_STATS_MAX * (2 * sizeof(double) + 1)));
+        c->host_value = (double *)buf;
+        c->host_error = c->host_value + HOST_STATS_MAX;
+        c->host_active = (unsigned char *)(c->host_error + HOST_STATS_MAX);
+    }
+    if (!c->host_valid) {
+        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_value, c->value, (size_t)count * sizeof(double),
+                                      cudaMemcpyDeviceToHost, st->stream));
+        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_error, c->error, (size_t)count * sizeof(double),
+                                      cudaMemcpyDeviceToHost, st->stream));
+        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_active, c->active, (size_t)count,
+                                      cudaMemcpyDeviceToHost, st->stream));
+        CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
+        c->host_valid = 1;
+    }
+    for (long long i = 0; i < count; i++) {
+        if (c->host_active[i] && c->host_error[i] <= threshold) {
+            stats->count++;
+            stats->value += c->host_value[i];
+            stats->error += c->host_error[i];
+        }
+    }
     return PAGANI_OK;
 }
 
@@ -651,22 +736,26 @@ static int cu_threshold_stats(void *state, long long count, double threshold,
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
     cuda_results *r = (cuda_results *)st->pinned;
+    int rc;
 
     memset(stats, 0, sizeof *stats);
     if (count <= 0) return PAGANI_OK;
-    threshold_kernel<<<reduce_blocks(count), RED_THREADS, 0, st->stream>>>(
-        c->value, c->error, c->active, count, threshold, (tsum *)c->partials, c->counter,
-        c->results);
-    CUDA_TRY(st->ctx, cudaGetLastError());
-    CUDA_TRY(st->ctx, cudaMemcpyAsync(&r->thr, &c->results->thr, sizeof r->thr,
-                                      cudaMemcpyDeviceToHost, st->stream));
-    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
-    stats->count = r->thr.c;
-    stats->value = r->thr.v;
-    stats->error = r->thr.e;
+    if (count <= HOST_STATS_MAX) {
+        if ((rc = host_threshold_stats(st, count, threshold, stats)) != PAGANI_OK) return rc;
+    } else {
+        threshold_kernel<<<reduce_blocks(count), RED_THREADS, 0, st->stream>>>(
+            c->value, c->error, c->active, count, threshold, (tsum *)c->partials,
+            c->counter, results_target(st));
+        CUDA_TRY(st->ctx, cudaGetLastError());
+        rc = fetch_results(st, offsetof(cuda_results, thr), sizeof r->thr);
+        if (rc != PAGANI_OK) return rc;
+        stats->count = r->thr.c;
+        stats->value = r->thr.v;
+        stats->error = r->thr.e;
+    }
     c->have_threshold = 1;
     c->threshold = threshold;
-    c->threshold_count = r->thr.c;
+    c->threshold_count = stats->count;
     return PAGANI_OK;
 }
 
@@ -699,11 +788,11 @@ static int cu_filter_split(void *state, long long count, double threshold,
                                                     (int)count, st->stream));
     }
     if (kept < 0) {
-        kept_kernel<<<1, 1, 0, st->stream>>>(c->scan, count, keep, c->results);
+        int rc;
+        kept_kernel<<<1, 1, 0, st->stream>>>(c->scan, count, keep, results_target(st));
         CUDA_TRY(ctx, cudaGetLastError());
-        CUDA_TRY(ctx, cudaMemcpyAsync(&r->kept, &c->results->kept, sizeof r->kept,
-                                      cudaMemcpyDeviceToHost, st->stream));
-        CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
+        rc = fetch_results(st, offsetof(cuda_results, kept), sizeof r->kept);
+        if (rc != PAGANI_OK) return rc;
         kept = r->kept;
         if (2 * kept > c->capacity)
             return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "split of %lld regions "
@@ -717,6 +806,7 @@ static int cu_filter_split(void *state, long long count, double threshold,
     c->cur = nxt;
     c->active_count = -1;
     c->have_threshold = 0;
+    c->host_valid = 0;
     *new_count = 2 * kept;
     return PAGANI_OK;
 }
@@ -754,15 +844,24 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
     pagani_context *ctx = st->ctx;
     char *unit = pagani_source_wrap(f->source, f->n, PAGANI_TARGET_CUDA), *full;
-    char option[32], minblocks[48];
+    char option[32], extra[256];
     /* 550: the wrapper's `p` unused, noise in a log meant for the user. */
-    const char *options[3] = {option, "-diag-suppress=550", minblocks};
-    const char *env = getenv("PAGANI_CUDA_EVAL_MINBLOCKS");
+    const char *options[2 + 8] = {option, "-diag-suppress=550"};
+    const char *env = getenv("PAGANI_CUDA_EVAL_OPTIONS");
     int noptions = 2;
     cuda_integrand *ci;
     size_t a, b;
     int rc;
 
+    /* Kernel variants for benchmarks (cubature_evaluate.cuh's knobs), e.g.
+     * PAGANI_CUDA_EVAL_OPTIONS="-DPAGANI_EVAL_DENSE=1": up to 8 words. */
+    if (env && strlen(env) < sizeof extra) {
+        char *save = NULL;
+        strcpy(extra, env);
+        for (char *w = strtok_r(extra, " ", &save); w && noptions < 10;
+             w = strtok_r(NULL, " ", &save))
+            options[noptions++] = w;
+    }
     if (!unit) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
     a = strlen(unit);
     b = strlen(pagani_cubature_kernel_src);
@@ -779,12 +878,6 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
     memcpy(full + a + 1, pagani_cubature_kernel_src, b + 1);
     free(unit);
     snprintf(option, sizeof option, "-DPAGANI_N=%d", f->n);
-    /* A register cap for experiments (bench_cubature): blocks of 256
-     * threads that must fit on one multiprocessor. */
-    if (env && atoi(env) > 1 && atoi(env) <= 8) {
-        snprintf(minblocks, sizeof minblocks, "-DPAGANI_EVAL_MIN_BLOCKS=%d", atoi(env));
-        noptions = 3;
-    }
     rc = cuda_module_build(ctx, full, "cubature", options, noptions, &ci->module);
     free(full);
     if (rc == PAGANI_OK)

@@ -25,6 +25,8 @@ typedef struct cuda_state {
     int sm_count;
     cudaStream_t stream;         /* every operation runs on it */
     void *pinned;                /* small page-locked buffer for results */
+    void *pinned_dev;            /* its device address (mapped), or NULL:
+                                    then results come by cudaMemcpy */
     int eval_threads;            /* PAGANI_CUDA_EVAL_THREADS, 0: by rule */
     cuda_cubature *cubature;     /* region lists, made by the first setup */
 } cuda_state;

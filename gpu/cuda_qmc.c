@@ -1,7 +1,7 @@
 /*
  * cuda_qmc.c - the CUDA backend's QMC operation (src/qmc_backend.h). The
  * kernels (gpu/qmc_kernel.cuh) are compiled per integrand by NVRTC
- * (gpu/cuda_module.h) with the integrand inlined, and cached in the
+ * (gpu/cuda_integrand.h) with the integrand inlined, and cached in the
  * integrand (device_module[PAGANI_QMC]); this file only launches them, so
  * it is plain C against the CUDA runtime API.
  *

@@ -15,7 +15,8 @@
  * T = clamp(max(N / 2^19, 16 * cells / 256, 8), .., 4096) for N samples per
  * pass and `cells` grid or bin cells a block loads or flushes, so that big
  * passes run about 2^19 threads and small ones still amortise a block's
- * set-up. It depends on the job alone (not on the device), and so do the
+ * set-up; at most 256 when bins are counted in shared memory (2^16 samples a
+ * block). It depends on the job alone (not on the device), and so do the
  * sums.
  */
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "gpu/vegas_kernel_src.h" /* generated: pagani_vegas_kernel_src */
 #include "source_env.h"
 #include "vegas_backend.h"
+#include "vegas_piece.h"
 
 #define VEGAS_THREADS 256            /* = PAGANI_VEGAS_THREADS of the kernel */
 #define VEGAS_TARGET_THREADS (1LL << 19)
@@ -49,6 +51,7 @@ typedef struct cuda_vegas {
     int adjust_grid_shared, adjust_bins_shared, plain_grid_shared;
     size_t adjust_smem, plain_smem;
     long long per_thread_units;      /* MAP_UNITS */
+    long long adjust_units;          /* MAP_UNITS with shared bins */
     long long per_thread_samples;    /* MAP_OFFSETS */
     long long plus_total;            /* Vegas+: samples of a full pass */
     double *grid;
@@ -143,7 +146,7 @@ static int plan_launch(cuda_vegas *v, long long *max_blocks)
 {
     const vegas_job *job = &v->job;
     cuda_state *st = v->st;
-    size_t grid_bytes = (size_t)v->grid_cells * 8, bin_bytes = (size_t)v->bin_cells * 8;
+    size_t grid_bytes = (size_t)v->grid_cells * 8, bin_bytes = (size_t)v->bin_cells * 12;
     size_t budget = VEGAS_SMEM_BUDGET;
     long long units = job->plus ? job->cubes : job->cubes * job->pieces;
     long long all = units * job->samples, cells, t, threads, blocks;
@@ -152,7 +155,7 @@ static int plan_launch(cuda_vegas *v, long long *max_blocks)
     CUDA_TRY(st->ctx, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                              st->device));
     if ((size_t)optin < budget + 4096) budget = optin > 8192 ? (size_t)optin - 4096 : 0;
-    v->adjust_bins_shared = bin_bytes <= budget;
+    v->adjust_bins_shared = !job->plus && bin_bytes <= budget;
     v->adjust_grid_shared = grid_bytes + (v->adjust_bins_shared ? bin_bytes : 0) <= budget;
     v->plain_grid_shared = grid_bytes <= budget;
     v->adjust_smem = (v->adjust_grid_shared ? grid_bytes : 0) +
@@ -174,7 +177,10 @@ static int plan_launch(cuda_vegas *v, long long *max_blocks)
     if (t > VEGAS_MAX_PER_THREAD) t = VEGAS_MAX_PER_THREAD;
     v->per_thread_samples = t;
     v->per_thread_units = t / job->samples > 0 ? t / job->samples : 1;
-    threads = (units + v->per_thread_units - 1) / v->per_thread_units;
+    /* shared digit counters: at most VEGAS_BLOCK_SAMPLES a block */
+    t = VEGAS_BLOCK_SAMPLES / VEGAS_THREADS < t ? VEGAS_BLOCK_SAMPLES / VEGAS_THREADS : t;
+    v->adjust_units = t / job->samples > 0 ? t / job->samples : 1;
+    threads = (units + v->adjust_units - 1) / v->adjust_units;
     blocks = (threads + VEGAS_THREADS - 1) / VEGAS_THREADS;
     if (job->plus) {   /* a Vegas+ pass holds at most 2 N + 2 m samples */
         long long most = 2 * all + 2 * job->cubes;
@@ -191,7 +197,7 @@ static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_stat
     pagani_context *ctx = st->ctx;
     pagani_integrand *f = job->integrand;
     cuda_vegas *v;
-    long long max_blocks;
+    long long max_blocks = 1;
     double *uniform;
     int rc, rows = job->grid_axes;
 
@@ -273,6 +279,13 @@ static void fill_args(const cuda_vegas *v, const vegas_pass *pass, int accumulat
     a->units = (units + stride - 1) / stride;
     a->key_stride = job->plus ? job->max_per_cube : job->pieces * job->samples;
     a->nb_per_g = (double)job->bins / (double)job->g;
+    {
+        pagani_vegas_kparams kp;
+        pagani_vegas_weights(&kp, job->samples, a->pieces);
+        a->inv_count = kp.inv_count;
+        a->var_weight = kp.var_weight;
+        a->inv_pieces = kp.inv_pieces;
+    }
     a->bin_scale = pass->bin_scale;
     a->beta = job->beta;
     a->iteration = pass->iteration;
@@ -294,7 +307,7 @@ static void fill_args(const cuda_vegas *v, const vegas_pass *pass, int accumulat
         *threads = (a->total + a->per_thread - 1) / a->per_thread;
     } else {
         a->mapping = PAGANI_VEGAS_MAP_UNITS;
-        a->per_thread = v->per_thread_units;
+        a->per_thread = a->bins_shared ? v->adjust_units : v->per_thread_units;
         *threads = (a->units + a->per_thread - 1) / a->per_thread;
     }
 }

@@ -20,7 +20,7 @@ static int weight_tuple(double *table, int *count, const double *w)
 
 int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
 {
-    const int n = rule->n;
+    const int n = rule->n, ne = rule->nexplicit;
     double *table = out->consts + PAGANI_EVC_WEIGHTS;
     int nweights = 0;
 
@@ -30,39 +30,22 @@ int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
         return -1;
     out->n = n;
     out->degree = rule->degree;
-    out->points = malloc((size_t)(rule->nexplicit > 0 ? rule->nexplicit : 1) *
-                         4 * sizeof(double));
-    if (!out->points) return -2;
-    for (int q = 0; q < rule->nexplicit; q++) {
-        const double *off = rule->offsets + (size_t)q * n;
-        double o[PAGANI_PACK_MAX_NONZERO] = {0.0, 0.0, 0.0};
-        long long meta = 0;
-        int used = 0, t;
-
-        for (int d = 0; d < n; d++) {
-            if (off[d] == 0.0) continue;
-            if (used == PAGANI_PACK_MAX_NONZERO) goto unfit;
-            o[used] = off[d];
-            meta |= (long long)d << (5 * used);
-            used++;
-        }
-        for (int k = used; k < PAGANI_PACK_MAX_NONZERO; k++)
-            meta |= (long long)PAGANI_PACK_NO_AXIS << (5 * k);
-        if ((t = weight_tuple(table, &nweights, rule->weights + 5 * (size_t)q)) < 0)
+    out->dense = malloc((size_t)(ne > 0 ? ne : 1) * (size_t)n * sizeof(double));
+    out->tuples = malloc((size_t)(ne > 0 ? ne : 1) * sizeof(int));
+    if (!out->dense || !out->tuples) {
+        pagani_packed_rule_free(out);
+        return -2;
+    }
+    for (int q = 0; q < ne; q++) {
+        for (int d = 0; d < n; d++)
+            out->dense[(size_t)d * ne + q] = rule->offsets[(size_t)q * n + d];
+        if ((out->tuples[q] = weight_tuple(table, &nweights, rule->weights + 5 * (size_t)q)) < 0)
             goto unfit;
-        meta |= (long long)t << 15;
-        out->points[4 * q + 0] = o[0];
-        out->points[4 * q + 1] = o[1];
-        out->points[4 * q + 2] = o[2];
-        memcpy(&out->points[4 * q + 3], &meta, sizeof meta);
     }
-    out->shape.corner_weights = 0;
-    if (rule->corner_count > 0) {
-        int t = weight_tuple(table, &nweights, rule->corner_weights);
-        if (t < 0) goto unfit;
-        out->shape.corner_weights = t;
-    }
-    out->shape.nexplicit = rule->nexplicit;
+    if (rule->corner_count > 0 &&
+        (out->shape.corner_weights = weight_tuple(table, &nweights, rule->corner_weights)) < 0)
+        goto unfit;
+    out->shape.nexplicit = ne;
     out->shape.npoints = (int)rule->npoints;
     out->shape.nweights = nweights;
     out->shape.nsets = rule->nsets;
@@ -90,27 +73,22 @@ unfit:
 void pagani_packed_rule_free(pagani_packed_rule *p)
 {
     if (!p) return;
-    free(p->points);
-    p->points = NULL;
+    free(p->dense);
+    free(p->tuples);
+    p->dense = NULL;
+    p->tuples = NULL;
 }
 
 void pagani_packed_rule_point(const pagani_packed_rule *p, int q,
                               const double *lower, const double *width,
                               double *x)
 {
-    const int n = p->n;
-    if (q < p->shape.nexplicit) {
-        const double *o = p->points + 4 * (size_t)q;
-        long long meta;
-        memcpy(&meta, o + 3, sizeof meta);
-        for (int d = 0; d < n; d++) {
-            double off = d == pagani_pack_axis(meta, 0) ? o[0]
-                       : d == pagani_pack_axis(meta, 1) ? o[1]
-                       : d == pagani_pack_axis(meta, 2) ? o[2] : 0.0;
-            x[d] = (lower[d] + 0.5 * width[d]) + off * width[d];
-        }
+    const int n = p->n, ne = p->shape.nexplicit;
+    if (q < ne) {
+        for (int d = 0; d < n; d++)
+            x[d] = (lower[d] + 0.5 * width[d]) + p->dense[(size_t)d * ne + q] * width[d];
     } else {
-        int bits = q - p->shape.nexplicit;
+        int bits = q - ne;
         double g = p->consts[PAGANI_EVC_CORNER_GEN];
         for (int d = 0; d < n; d++) {
             double gh = g * width[d];

@@ -1,9 +1,11 @@
 /*
  * rule_pack.h - a pagani_rule in the form the GPU evaluate kernel reads
- * (layout in cubature_math.h): explicit points as up to three non-zero
- * offsets with their axes and a weight-tuple index, 32 bytes a point
- * instead of 8n + 40, and one table of constants. Plain C, no CUDA: the
- * tests check a packed rule against the rule itself without a GPU.
+ * (layout in cubature_math.h): the explicit points' offsets as a dense
+ * table [d * nexplicit + q], so that the threads of a warp, taking
+ * consecutive points, read consecutive addresses; each point's index into
+ * a table of distinct weight tuples; and one table of constants. Plain C,
+ * no CUDA: the tests check a packed rule against the rule itself without a
+ * GPU.
  */
 #ifndef PAGANI_GPU_RULE_PACK_H
 #define PAGANI_GPU_RULE_PACK_H
@@ -18,14 +20,14 @@ extern "C" {
 typedef struct pagani_packed_rule {
     int n, degree;
     pagani_eval_shape shape;           /* tpr left 0: the launch sets it */
-    double *points;                    /* 4 * shape.nexplicit doubles */
+    double *dense;                     /* offsets [d * nexplicit + q] */
+    int *tuples;                       /* weight tuple of each point */
     double consts[PAGANI_EVC_SIZE];
 } pagani_packed_rule;
 
-/* Packs `rule` into *out (whose points it allocates; free with
+/* Packs `rule` into *out, allocating dense and tuples (free with
  * pagani_packed_rule_free). Returns 0, -1 when the rule does not fit the
- * layout (more than PAGANI_PACK_MAX_NONZERO non-zero coordinates in a
- * point, more weight tuples or sets than the limits, n > 20), -2 when
+ * layout (more weight tuples or sets than the limits, n > 20), -2 when
  * memory ran out. */
 int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out);
 void pagani_packed_rule_free(pagani_packed_rule *p);

@@ -27,6 +27,7 @@ typedef struct pagani_vegas_args {
     long long total;             /* MAP_OFFSETS: samples in all */
     long long key_stride;        /* fault key = cube * key_stride + sample */
     double nb_per_g;
+    double inv_count, var_weight, inv_pieces;  /* pagani_vegas_weights */
     double bin_scale;
     double beta;
     unsigned iteration;

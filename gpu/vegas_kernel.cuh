@@ -108,9 +108,8 @@ __device__ __forceinline__ void pagani_vegas_add(pagani_vegas_partial *p,
                                                  long long cube, long long count,
                                                  double *sigma)
 {
-    const double per = (double)a.pieces;
-    p->value += o.mean / per;
-    p->variance += o.var / (per * per);
+    p->value += o.mean;
+    p->variance += o.var;
     p->evaluations += count;
     p->nonzero += o.nonzero;
     p->overflow |= o.overflow;
@@ -139,10 +138,12 @@ __device__ __forceinline__ void pagani_vegas_add(pagani_vegas_partial *p,
  * partials[blockIdx.x]; the last block to finish (a counter) merges those
  * in block order into *out. So the sums depend on the launch shape only,
  * which depends on the job only. With ACC, bin contributions are counted as
- * integers in shared memory (or straight into global memory when the
- * bins do not fit) and merged once per block into 128-bit totals in
- * bins[0..cells) (low words) and bins[cells..2 cells) (high words):
- * integer sums, the same whatever the order.
+ * integers (pagani_vegas_quantize) in shared memory, three 32-bit digit
+ * counters a cell with native atomics (a block adds at most 2^16 samples),
+ * or straight into global memory (Vegas+, or bins too many for shared
+ * memory), and merged once per block into 128-bit totals in bins[0..cells)
+ * (low words) and bins[cells..2 cells) (high words): integer sums, the same
+ * whatever the order.
  */
 template <bool ACC>
 __device__ __forceinline__ void
@@ -158,7 +159,7 @@ pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *
     const double gd = (double)a.g;
     double *free_smem = pagani_vegas_smem;
     const double *g = grid;
-    unsigned long long *b = bins;
+    void *b = bins;
     pagani_vegas_kparams kp;
     pagani_vegas_partial p = pagani_vegas_empty();
     double k[PAGANI_N];
@@ -169,8 +170,9 @@ pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *
         free_smem += a.grid_cells;
     }
     if (ACC && a.bins_shared) {
-        b = (unsigned long long *)free_smem;
-        for (int i = threadIdx.x; i < a.bin_cells; i += blockDim.x) b[i] = 0;
+        unsigned *digits = (unsigned *)free_smem;
+        for (int i = threadIdx.x; i < 3 * a.bin_cells; i += blockDim.x) digits[i] = 0;
+        b = digits;
     }
     __syncthreads();
 
@@ -180,6 +182,11 @@ pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *
     kp.nb = a.nb;
     kp.row_stride = a.row_stride;
     kp.accumulate = ACC;
+    kp.cells = a.bin_cells;
+    kp.fixed_count = a.samples;
+    kp.inv_count = a.inv_count;
+    kp.var_weight = a.var_weight;
+    kp.inv_pieces = a.inv_pieces;
     kp.nb_per_g = a.nb_per_g;
     kp.bin_scale = a.bin_scale;
     kp.grid = g;
@@ -232,14 +239,20 @@ pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *
     }
 
     p = pagani_vegas_block_merge(p, scratch);
-    if (ACC && a.bins_shared) {
+    if (ACC && a.bins_shared) {   /* digits -> 128-bit totals */
+        const unsigned *digits = (const unsigned *)b;
         __syncthreads();
         for (int i = threadIdx.x; i < a.bin_cells; i += blockDim.x) {
-            const unsigned long long v = b[i];
-            if (v) {
-                const unsigned long long old = atomicAdd(bins + i, v);
-                if (old + v < old) atomicAdd(bins + a.bin_cells + i, 1ULL);
+            const unsigned long long mid = ((unsigned long long)digits[a.bin_cells + i] << 16) +
+                                           digits[i];
+            const unsigned long long lo =
+                mid + ((unsigned long long)digits[2 * a.bin_cells + i] << 32);
+            unsigned long long up = lo < mid;    /* carries into the high word */
+            if (lo) {
+                const unsigned long long old = atomicAdd(bins + i, lo);
+                up += old + lo < old;
             }
+            if (up) atomicAdd(bins + a.bin_cells + i, up);
         }
     }
     if (threadIdx.x == 0) {

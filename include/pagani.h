@@ -156,7 +156,9 @@ typedef struct pagani_options {
     /* QMC */
     int qmc_shifts;              /* random shifts R, default 16 */
     long long qmc_initial_points;/* points per shift at the start, default 2^14 */
-    int qmc_transform;           /* 0 none, 1 Baker's tent, 2 Korobov (default) */
+    int qmc_transform;           /* periodizing transform: 0 none, 1 Baker's
+                                    tent (default: best on smooth f), 2 Korobov
+                                    degree 2 (best with endpoint singularities) */
 
     pagani_progress_fn progress; /* may be NULL */
     void *progress_data;

@@ -116,7 +116,7 @@ pagani_options pagani_options_default(pagani_method method)
     o.chi2_max = 5.0;
     o.qmc_shifts = 16;
     o.qmc_initial_points = 1LL << 14;
-    o.qmc_transform = 2;
+    o.qmc_transform = 1;
     return o;
 }
 

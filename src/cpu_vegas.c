@@ -6,7 +6,7 @@
  * job alone, handed out dynamically. Each chunk keeps its own sums, added
  * in chunk order afterwards, so the results do not depend on the thread
  * count or the schedule. Bin contributions are integers (vegas_backend.h):
- * each thread adds into private 64-bit cells, merged into 128-bit totals at
+ * each thread adds into private 64-bit cells, moved into 128-bit totals at
  * least every VEGAS_BLOCK_SAMPLES samples; integer sums are exact, so the
  * bins do not depend on the schedule either.
  */
@@ -169,8 +169,8 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
                                (pagani_u64)cube, k,
                                (pagani_u64)(piece * job->samples), count, acc);
         *since += count;
-        out->value += o.mean / per;
-        out->variance += o.var / ((double)per * per);
+        out->value += o.mean;
+        out->variance += o.var;
         out->evaluations += count;
         out->nonzero += o.nonzero;
         out->overflow |= o.overflow;
@@ -251,6 +251,8 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     kp.bin_scale = pass->bin_scale;
     kp.grid = s->grid;
     kp.bins_hi = NULL;
+    kp.cells = (int)s->cells;
+    pagani_vegas_weights(&kp, job->samples, job->plus ? 1 : job->pieces);
     kp.lower = job->lower;
     kp.width = job->width;
     kp.params = job->integrand->params;

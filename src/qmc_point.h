@@ -12,9 +12,9 @@
  * Transforms phi (pagani_options.qmc_transform). A Weyl sequence integrates
  * smooth PERIODIC functions at nearly O(1/N); a transform makes f periodic.
  *   0 none:       phi(t) = t, phi' = 1.
- *   1 tent:       Baker's transform phi(t) = 1 - |2t - 1|, phi' = 1 (it
+ *   1 tent:       (default) Baker's transform phi(t) = 1 - |2t - 1|, phi' = 1 (it
  *                 preserves measure); makes f continuous across the faces.
- *   2 Korobov     (default) polynomial transform of degree 2:
+ *   2 Korobov:    polynomial transform of degree 2:
  *                 phi(t) = t^3 (10 - 15 t + 6 t^2), phi'(t) = 30 t^2 (1-t)^2,
  *                 the Jacobian vanishing to second order at both faces, so
  *                 f(phi) phi' is periodic with a periodic first derivative;

@@ -16,9 +16,9 @@
 #define VEGAS_MAX_PIECE 256LL
 /* The pilot that sizes the first bin scale samples every 16th piece. */
 #define VEGAS_PILOT_STRIDE 16
-/* The bin scale puts the largest v^2 seen so far at 2^32, 2^6 below
+/* The bin scale puts the largest v^2 seen so far at 2^42, 2^6 below
  * VEGAS_Q_LIMIT. */
-#define VEGAS_SCALE_TARGET 4294967296.0
+#define VEGAS_SCALE_TARGET 4398046511104.0
 
 typedef struct vegas_plan {
     vegas_job job;

@@ -30,12 +30,13 @@
  * Bin contributions. With accumulation on, each sample adds v^2 to its bin
  * on every axis (all into row 0 in m-Cubes1D). To be exact and independent
  * of the order of additions, contributions are added as integers: q =
- * round(v^2 * bin_scale) into 64-bit accumulators (per block on the GPU,
- * per thread on the CPU), merged into 128-bit totals. A block or thread adds
- * at most VEGAS_BLOCK_SAMPLES samples before it merges, so every q <=
- * VEGAS_Q_LIMIT fits. A q above the limit sets `overflow` (the pass's bins
- * are then wrong and the driver repeats the pass with a smaller scale from
- * vmax). The bins returned are the totals divided by bin_scale.
+ * v^2 * bin_scale rounded (pagani_vegas_quantize) into private
+ * accumulators (per block on the GPU, per thread on the CPU), merged into
+ * 128-bit totals. A block or thread adds at most VEGAS_BLOCK_SAMPLES samples
+ * before it merges, so every q < VEGAS_Q_LIMIT fits. A q at or above the
+ * limit sets `overflow` (the pass's bins are then wrong and the driver
+ * repeats the pass with a smaller scale from vmax). The bins returned are
+ * the totals divided by bin_scale.
  *
  * Every sum is made in an order fixed by the job alone (not by threads or
  * devices), so a pass is bit-reproducible.
@@ -46,9 +47,10 @@
 #include "internal.h"
 
 /* Most samples one accumulator (GPU block, CPU thread) adds between merges,
- * and the largest integer contribution: 2^25 * 2^38 = 2^63 fits. */
-#define VEGAS_BLOCK_SAMPLES (1LL << 25)
-#define VEGAS_Q_LIMIT 274877906944.0 /* 2^38 */
+ * and the bound on an integer contribution: 2^16 of them, each below 2^48,
+ * fit 64 bits (and, as 16-bit digits, 32-bit counters: vegas_piece.h). */
+#define VEGAS_BLOCK_SAMPLES (1LL << 16)
+#define VEGAS_Q_LIMIT 281474976710656.0 /* 2^48 */
 
 /* Everything that fixes the points and the sizes of one run. */
 typedef struct vegas_job {
@@ -87,7 +89,7 @@ typedef struct vegas_sums {
     long long evaluations;       /* integrand calls made */
     long long nonzero;           /* samples with f(x) != 0 */
     double vmax;                 /* largest v^2 */
-    int overflow;                /* some v^2 * bin_scale > VEGAS_Q_LIMIT */
+    int overflow;                /* some v^2 * bin_scale >= VEGAS_Q_LIMIT */
     double beta_sum;             /* Vegas+ with stratify: sum_c sigma_c^beta */
     long long fault_cube;        /* first (cube, sample) where f was NaN or */
     long long fault_sample;      /* infinite, in (cube, sample) order; -1 if none */

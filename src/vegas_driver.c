@@ -22,10 +22,16 @@
  * disagree leave the status PAGANI_CHI2_TOO_LARGE.
  *
  * Bin scale: contributions are added as integers (vegas_backend.h), scaled
- * so that the largest (f J)^2 of the previous iteration maps to 2^32; the
+ * so that the largest (f J)^2 of the previous iteration maps to 2^42; the
  * first iteration's scale comes from a pilot pass over every 16th piece. A
  * pass that meets a value too large for the scale is repeated (same
  * points) with the scale of its own maximum.
+ *
+ * Limits: the run stops before an iteration that could take the count of
+ * evaluations (pilots and repeats included) past max_evaluations (status
+ * PAGANI_MAX_EVALUATIONS); a repeat that would pass it is skipped and the
+ * grid kept. The progress callback sees (iteration, sub-cubes, combined
+ * estimate, error). result->regions is the number of sub-cubes.
  */
 #include <math.h>
 #include <stdio.h>

@@ -5,12 +5,13 @@
  * as the median of 3 runs in one process after a warm-up; then the
  * evaluate kernel's rate (evaluations/s, FP64 flop/s) for the Gaussian.
  *
- *   bench_cubature [-c SECONDS] [-d DIGITS] [-k] [-s] [ROW...]
+ *   bench_cubature [-c SECONDS] [-d DIGITS] [-k] [-s] [-v VARIANT]... [ROW...]
  *
  * -c caps one run (default 20 s; a capped run reports its status), -d the
  * last tolerance 1e-DIGITS (default 9), -k skips the suite, -s skips the
- * kernel rates; ROWs (f1_8, f4_5, ...) restrict the suite. Not a test: it
- * prints a table for the GPU machine.
+ * kernel rates, -v measures only the given kernel variants (on f4 8D);
+ * ROWs (f1_8, f4_5, ...) restrict the suite. Not a test: it prints a table
+ * for the GPU machine.
  */
 #include <math.h>
 #include <stdio.h>
@@ -120,14 +121,27 @@ static void bench_row(pagani_context *ctx, const struct row *row, int digits)
     pagani_integrand_destroy(f);
 }
 
+/* Kernel variants (cubature_evaluate.cuh's knobs, passed to NVRTC through
+ * PAGANI_CUDA_EVAL_OPTIONS): the first is what the library ships. */
+static const char *const variants[] = {
+    "",
+    "-DPAGANI_EVAL_DENSE=1",
+    "-DPAGANI_EVAL_UNROLL=2",
+    "-DPAGANI_EVAL_DENSE=1 -DPAGANI_EVAL_UNROLL=2",
+    "-DPAGANI_EVAL_MIN_BLOCKS=3",
+    "-DPAGANI_EVAL_DENSE=1 -DPAGANI_EVAL_MIN_BLOCKS=3",
+    "-DPAGANI_EVAL_DENSE=1 -DPAGANI_EVAL_UNROLL=2 -DPAGANI_EVAL_MIN_BLOCKS=2",
+};
+
 /*
  * The evaluate kernel alone on parts^n regions of the unit cube: the time
- * of evaluate + classify minus that of classify (the first syncs).
- * Flops per evaluation of f4 (counted): point n FMA (2n), integrand n
- * subtractions, n multiply-adds and one multiply (3n + 1), exp counted as
- * 20, the five weighted sums 5 FMA (10): 5n + 31.
+ * of evaluate + classify minus that of classify (the first syncs), median
+ * of 5 after a warm-up. Flops per evaluation are counted for f4 only:
+ * point n FMA (2n), integrand n subtractions, n multiply-adds and one
+ * multiply (3n + 1), exp counted as 20, the five weighted sums 5 FMA (10):
+ * 5n + 31.
  */
-static void kernel_rate(int n, int parts, int tpr, int minblocks)
+static void kernel_rate(int which, int n, int parts, int tpr, int variant)
 {
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
@@ -140,19 +154,18 @@ static void kernel_rate(int n, int parts, int tpr, int minblocks)
     char env[16];
     int rc;
 
-    snprintf(env, sizeof env, "%d", minblocks);
-    setenv("PAGANI_CUDA_EVAL_MINBLOCKS", env, 1);
+    setenv("PAGANI_CUDA_EVAL_OPTIONS", variants[variant], 1);
     snprintf(env, sizeof env, "%d", tpr);
     if (tpr) setenv("PAGANI_CUDA_EVAL_THREADS", env, 1);
     else unsetenv("PAGANI_CUDA_EVAL_THREADS");
     for (int d = 0; d < n; d++) count *= parts;
     rc = pagani_context_create(&ctx, PAGANI_BACKEND_CUDA);
-    if (rc == PAGANI_OK) rc = pagani_integrand_create(ctx, &f, n, &suite_f4);
+    if (rc == PAGANI_OK) rc = pagani_integrand_create(ctx, &f, n, suite_integrand(which));
     if (rc == PAGANI_OK && pagani_rule_create(n, 0, &rule) != 0) rc = PAGANI_ERR_OPTION;
     lo = malloc((size_t)count * n * sizeof *lo);
     w = malloc((size_t)count * n * sizeof *w);
     if (rc != PAGANI_OK || !lo || !w) {
-        printf("kernel rate f4 %dD: %s: %s\n", n, pagani_strerror(rc),
+        printf("kernel rate f%d %dD: %s: %s\n", which, n, pagani_strerror(rc),
                pagani_context_message(ctx));
         goto done;
     }
@@ -174,9 +187,11 @@ static void kernel_rate(int n, int parts, int tpr, int minblocks)
     for (int k = 0; k < 6 && rc == PAGANI_OK; k++) { /* k = 0 warms up */
         double t0 = now(), t1, t2;
         rc = ops->evaluate(ctx->backend_state, count);
-        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
+        if (rc == PAGANI_OK)
+            rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
         t1 = now();
-        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
+        if (rc == PAGANI_OK)
+            rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
         t2 = now();
         if (k > 0) {
             t_eval[k - 1] = (t1 - t0) - (t2 - t1);
@@ -184,32 +199,37 @@ static void kernel_rate(int n, int parts, int tpr, int minblocks)
         }
     }
     if (rc != PAGANI_OK) {
-        printf("kernel rate f4 %dD: %s: %s\n", n, pagani_strerror(rc),
+        printf("kernel rate f%d %dD: %s: %s\n", which, n, pagani_strerror(rc),
                pagani_context_message(ctx));
     } else {
         double evals = (double)count * (double)rule->npoints, flops = 5.0 * n + 31.0;
         qsort(t_eval, 5, sizeof t_eval[0], cmp_double);
         qsort(t_cls, 5, sizeof t_cls[0], cmp_double);
-        printf("evaluate f4 %dD, %lld regions x %lld points, %s threads/region, "
-               "min blocks %d: "
-               "%.3f ms, %.3e evaluations/s, %.0f GFLOP/s FP64 (%.0f flops/evaluation); "
-               "classify %.3f ms (%.1f GB/s)\n",
-               n, count, rule->npoints, tpr ? env : "default", minblocks, 1e3 * t_eval[2],
-               evals / t_eval[2], 1e-9 * evals * flops / t_eval[2], flops,
-               1e3 * t_cls[2], 1e-9 * count * 18.0 / t_cls[2]);
+        printf("evaluate f%d %dD, %lld regions x %lld points, tpr %s, variant %d [%s]: "
+               "%.3f ms, %.3e evaluations/s", which, n, count, rule->npoints,
+               tpr ? env : "auto", variant, variants[variant], 1e3 * t_eval[2],
+               evals / t_eval[2]);
+        if (which == 4)
+            printf(", %.0f GFLOP/s FP64 (%.0f flops/evaluation)",
+                   1e-9 * evals * flops / t_eval[2], flops);
+        printf("; classify %.3f ms\n", 1e3 * t_cls[2]);
     }
+    fflush(stdout);
 done:
     free(lo);
     free(w);
     pagani_rule_destroy(rule);
     pagani_integrand_destroy(f);
     pagani_context_destroy(ctx);
+    unsetenv("PAGANI_CUDA_EVAL_OPTIONS");
+    unsetenv("PAGANI_CUDA_EVAL_THREADS");
 }
 
 int main(int argc, char **argv)
 {
     pagani_context *ctx = NULL;
-    int digits = 9, suite_on = 1, kernels_on = 1, nrows = 0;
+    int digits = 9, suite_on = 1, kernels_on = 1, nrows = 0, nvar = 0;
+    int var_list[16];
     const char *only[32];
     int rc;
 
@@ -218,7 +238,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-d") && i + 1 < argc) digits = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-k")) suite_on = 0;
         else if (!strcmp(argv[i], "-s")) kernels_on = 0;
-        else if (nrows < 32) only[nrows++] = argv[i];
+        else if (!strcmp(argv[i], "-v") && i + 1 < argc && nvar < 16) {
+            int v = atoi(argv[++i]);
+            if (v >= 0 && v < (int)(sizeof variants / sizeof variants[0])) var_list[nvar++] = v;
+        } else if (nrows < 32) only[nrows++] = argv[i];
     }
     if (suite_on) {
         rc = pagani_context_create(&ctx, PAGANI_BACKEND_CUDA);
@@ -238,17 +261,21 @@ int main(int argc, char **argv)
         pagani_context_destroy(ctx);
     }
     if (kernels_on) {
-        static const int tprs[] = {0, 32, 64, 128, 256};
-        for (size_t i = 0; i < sizeof tprs / sizeof tprs[0]; i++) {
-            kernel_rate(8, 6, tprs[i], 1);
-            kernel_rate(8, 6, tprs[i], 3);
+        /* -v N...: those variants on f4 8D; else the shipped kernel on the
+         * suite's 8D and 5D integrands and every variant on f4 8D. */
+        if (nvar > 0) {
+            for (int v = 0; v < nvar; v++) kernel_rate(4, 8, 6, 0, var_list[v]);
+        } else {
+            static const int which8[] = {4, 1, 5, 7};
+            for (size_t i = 0; i < sizeof which8 / sizeof which8[0]; i++)
+                kernel_rate(which8[i], 8, 6, 0, 0);
+            kernel_rate(4, 5, 20, 0, 0);
+            kernel_rate(4, 8, 6, 64, 0);
+            for (int v = 1; v < (int)(sizeof variants / sizeof variants[0]); v++) {
+                kernel_rate(4, 8, 6, 0, v);
+                kernel_rate(5, 8, 6, 0, v);
+            }
         }
-        for (size_t i = 0; i < sizeof tprs / sizeof tprs[0]; i++) {
-            kernel_rate(5, 20, tprs[i], 1);
-            kernel_rate(5, 20, tprs[i], 3);
-        }
-        unsetenv("PAGANI_CUDA_EVAL_MINBLOCKS");
-        unsetenv("PAGANI_CUDA_EVAL_THREADS");
     }
     return 0;
 }

@@ -7,3 +7,4 @@ tests_test_cubature_LDADD = $(TEST_LIBS)
 tests_test_errors_SOURCES = tests/test_errors.c
 tests_test_errors_LDADD = $(TEST_LIBS)
 TESTS += tests/test_cubature tests/test_errors
+EXTRA_DIST += tests/device_check.sh

@@ -37,6 +37,20 @@ static void qmc_box(int n, double lo, double hi, double *lower, double *upper)
     }
 }
 
+/* A short fixed run (3 doublings from 5000 points) of the oscillatory
+ * integrand over the unit cube: for comparing two runs bit for bit. */
+static int qmc_short_run(pagani_context *ctx, pagani_integrand *f,
+                         pagani_result *r)
+{
+    double lower[PAGANI_MAX_DIM], upper[PAGANI_MAX_DIM];
+    pagani_options opt = pagani_options_default(PAGANI_QMC);
+
+    qmc_box(f->n, 0.0, 1.0, lower, upper);
+    opt.max_iterations = 3;
+    opt.qmc_initial_points = 5000;
+    return pagani_integrate(ctx, f, lower, upper, &opt, r) == PAGANI_OK;
+}
+
 /* Integrates def over [lo, hi]^n; checks the status and honesty. */
 static void qmc_accuracy(pagani_context *ctx, const char *name,
                          const pagani_integrand_def *def, int n, double lo,

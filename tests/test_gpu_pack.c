@@ -33,12 +33,7 @@ static int same_points(const pagani_rule *r, const pagani_packed_rule *p)
     if (p->shape.npoints != r->npoints || p->shape.nexplicit != r->nexplicit) return 0;
     for (long long q = 0; q < r->npoints; q++) {
         const double *wr = q < r->nexplicit ? r->weights + 5 * q : r->corner_weights;
-        int tuple = p->shape.corner_weights;
-        if (q < r->nexplicit) {
-            long long meta;
-            memcpy(&meta, p->points + 4 * q + 3, sizeof meta);
-            tuple = pagani_pack_weights(meta);
-        }
+        int tuple = q < r->nexplicit ? p->tuples[q] : p->shape.corner_weights;
         if (tuple >= p->shape.nweights ||
             memcmp(p->consts + PAGANI_EVC_WEIGHTS + 5 * tuple, wr, 5 * sizeof *wr) != 0)
             return 0;

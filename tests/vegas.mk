@@ -1,5 +1,14 @@
-# PAGANI_VEGAS (m-Cubes): the statistical suite on the CPU backend.
-check_PROGRAMS += tests/test_vegas
-tests_test_vegas_SOURCES = tests/test_vegas.c tests/vegas_cases.h tests/suite.h
+# PAGANI_VEGAS (m-Cubes): the statistical suite on the CPU backend and on
+# the CUDA backend (skipped where no GPU is usable), and the GPU benchmark.
+check_PROGRAMS += tests/test_vegas tests/test_gpu_vegas
+tests_test_vegas_SOURCES = tests/test_vegas.c tests/vegas_cases.h tests/vegas_sinsum.h \
+	tests/suite.h
 tests_test_vegas_LDADD = $(TEST_LIBS)
-TESTS += tests/test_vegas
+tests_test_gpu_vegas_SOURCES = tests/test_gpu_vegas.c tests/vegas_cases.h \
+	tests/vegas_sinsum.h tests/suite.h
+tests_test_gpu_vegas_LDADD = $(TEST_LIBS)
+TESTS += tests/test_vegas tests/test_gpu_vegas
+
+noinst_PROGRAMS += tests/bench_vegas
+tests_bench_vegas_SOURCES = tests/bench_vegas.c tests/vegas_sinsum.h tests/suite.h
+tests_bench_vegas_LDADD = $(TEST_LIBS)

@@ -7,28 +7,14 @@
 #ifndef PAGANI_TEST_VEGAS_CASES_H
 #define PAGANI_TEST_VEGAS_CASES_H
 
-#include <complex.h>
 #include <math.h>
 #include <string.h>
 #include "pagani.h"
 #include "suite.h"
 #include "tap.h"
+#include "vegas_sinsum.h"
 
-#define VEGAS_SEEDS 20
-
-/* sin(x_1 + ... + x_n) over (0,10)^n: m-Cubes' f_A. */
-PAGANI_INTEGRAND(vegas_sinsum, {
-    double s = 0.0;
-    for (int i = 0; i < n; i++) s += x[i];
-    return sin(s);
-})
-
-static double vegas_sinsum_truth(int n)
-{
-    double complex z = sin(10.0) + I * (1.0 - cos(10.0)), r = 1.0;
-    for (int i = 0; i < n; i++) r *= z;   /* Im prod (e^{10i} - 1)/i */
-    return cimag(r);
-}
+#define VEGAS_SEEDS 40
 
 /* Zero everywhere, and a peak of width 1e-4 at the centre that samples
  * never reach (exp underflows to 0 more than 4e-3 away from it). */
@@ -100,10 +86,8 @@ static int vegas_run(pagani_context *ctx, pagani_integrand *f, const vegas_case 
 
 /* Over VEGAS_SEEDS seeds: every run returns; every run converges (unless
  * the case has an iteration budget); the true error is within 2 reported
- * sigma in >= 85% of the runs and within 4 sigma in all. Returns the
- * estimates in values (may be NULL). */
-static void vegas_check_case(pagani_context *ctx, const vegas_case *c, double *values,
-                             double *errors)
+ * sigma in >= 85% of the runs and within 4 sigma in all. */
+static void vegas_check_case(pagani_context *ctx, const vegas_case *c)
 {
     pagani_integrand *f = vegas_make(ctx, c->def, c->n, NULL, 0);
     int ok = 0, converged = 0, in2 = 0, in4 = 0;
@@ -126,8 +110,6 @@ static void vegas_check_case(pagani_context *ctx, const vegas_case *c, double *v
         if (dev > worst) worst = dev;
         secs += r.seconds;
         evals += r.evaluations;
-        if (values) values[s - 1] = r.value;
-        if (errors) errors[s - 1] = r.error;
         if (s == 1)
             tap_diag("%s seed 1: %.10g +- %.3g (true %.10g), chi2/dof %.2f, "
                      "%d iterations, %s", c->name, r.value, r.error, c->truth,
@@ -259,6 +241,17 @@ static int vegas_flip(int it, long long cubes, double v, double e, void *data)
     return 0;
 }
 
+/* Multiplies the parameter by 1000 after iteration 2: the next pass's
+ * (f J)^2 exceed the bin scale by 10^6, so it is repeated. */
+static int vegas_jump(int it, long long cubes, double v, double e, void *data)
+{
+    pagani_integrand *f = data;
+    double p = it >= 2 ? 1000.0 : 1.0;
+    (void)cubes; (void)v; (void)e;
+    pagani_integrand_set_params(f, &p, sizeof p);
+    return 0;
+}
+
 /* Options, limits, the progress callback and chi2. */
 static void vegas_check_options(pagani_context *ctx)
 {
@@ -308,6 +301,18 @@ static void vegas_check_options(pagani_context *ctx)
            "iterations that disagree: %s (chi2/dof %.3g)",
            rc == PAGANI_OK ? pagani_status_name(r.status) : pagani_strerror(rc),
            r.chi2_dof);
+
+    o = pagani_options_default(PAGANI_VEGAS);
+    o.vegas_calls = 1e4;
+    o.progress = vegas_jump;
+    o.progress_data = g;
+    rc = g ? pagani_integrate(ctx, g, lo, hi, &o, &r) : -1;
+    tap_ok(rc == PAGANI_OK && r.status == PAGANI_CONVERGED &&
+               fabs(r.value - 1500.0) <= 4 * r.error,
+           "a jump past the bin scale is absorbed: %.6f +- %.2g (true 1500), %s, "
+           "%lld evaluations in %d iterations", r.value, r.error,
+           rc == PAGANI_OK ? pagani_status_name(r.status) : pagani_strerror(rc),
+           r.evaluations, r.iterations);
     pagani_integrand_destroy(f);
     pagani_integrand_destroy(g);
 }
