@@ -9,7 +9,9 @@
 #include "gpu/cuda_internal.h"
 #include "gpu/cuda_module.h"
 #include "gpu/cuda_qmc.h"
+#include "gpu/cuda_vegas.h"
 #include "qmc_backend.h"
+#include "vegas_backend.h"
 
 int cuda_fail(pagani_context *ctx, cudaError_t err, const char *call)
 {
@@ -142,6 +144,7 @@ static void cuda_release_integrand(void *state, pagani_integrand *f)
     cudaSetDevice(st->device);
     cuda_cubature_release(st, f);
     cuda_qmc_release(st, f);
+    cuda_vegas_release(st, f);
 }
 
 static const backend_ops cuda_ops = {
@@ -152,7 +155,7 @@ static const backend_ops cuda_ops = {
     cuda_prepare_integrand,
     cuda_release_integrand,
     &pagani_cuda_cubature_ops,
-    NULL, /* vegas */
+    &pagani_cuda_vegas_ops,
     &pagani_cuda_qmc_ops,
 };
 

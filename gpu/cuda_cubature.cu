@@ -2,12 +2,22 @@
  * cuda_cubature.cu - the cubature operations of backend.h on the GPU
  * (DESIGN.md section 5): EVALUATE is the NVRTC kernel of
  * cubature_evaluate.cuh, compiled per integrand; CLASSIFY, THRESHOLD_STATS
- * and FILTER_SPLIT are the kernels below, with CUB's scan.
+ * and FILTER_SPLIT are the kernels below, with CUB's scan and radix sort.
  *
  * Memory: one device allocation (the slab) holds the region lists, carved
- * anew by every setup and reallocated only when a larger job comes; small
- * fixed buffers hold reduction partials and the results block that each
- * operation copies to the host once. Nothing is allocated per iteration.
+ * anew by every setup and reallocated only when a larger job comes. After
+ * the first split a list holds the PARENTS of the regions (box and split
+ * axis): region i is half i & 1 of parent i / 2, derived where it is read.
+ * That halves the boxes stored: 16n + 32 bytes a region in all. Small
+ * fixed buffers hold reduction partials; each operation's few results go
+ * to the host once (written by the kernel into mapped pinned memory).
+ * Nothing is allocated per iteration.
+ *
+ * Round trips: classify one per iteration; threshold_stats, during the
+ * driver's threshold search, one sort per iteration for lists of up to
+ * SORT_STATS_MAX regions (then each candidate is a binary search on the
+ * host), else one per candidate; filter_split none when the kept count is
+ * known from those (the usual case).
  *
  * Determinism: every sum is a fixed tree over fixed block partials (no
  * floating-point atomics), the grid size a function of the region count
@@ -20,27 +30,27 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include "gpu/cuda_internal.h"
+#include "gpu/cuda_integrand.h"
 #include "gpu/cuda_module.h"
 #include "gpu/rule_pack.h"
-extern "C" {
-#include "source_env.h"
-}
 #include "gpu/cubature_kernel_src.h" /* generated: pagani_cubature_kernel_src */
 
 #define RED_THREADS 256   /* threads of the reduction and split kernels */
 #define RED_BLOCKS 1024   /* most blocks of a reduction (partials kept) */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
-#define HOST_STATS_MAX 16384 /* threshold statistics on the host up to this */
+#define SORT_STATS_MAX 131072 /* threshold statistics from a sorted copy up to
+                                 this many regions, else a reduction each */
 
 /* ---- sums ------------------------------------------------------------ */
 
-/* Classify sums of a set of regions ("active": not finished by relerr). */
+/* Classify sums of a set of regions ("active": not finished). */
 struct csum {
     double v, e, av, ae, mn, mx;
     long long na;
@@ -52,7 +62,7 @@ struct tsum {
     double v, e;
 };
 
-/* What the operations copy back, in one transfer each. */
+/* What the reduction kernels hand back (to mapped pinned memory). */
 struct cuda_results {
     csum cls;
     unsigned long long nonfinite;  /* region << 21 | point, or all ones */
@@ -259,6 +269,20 @@ threshold_kernel(const double *__restrict__ value, const double *__restrict__ er
         res->thr = total;
 }
 
+/* Keys and values for sorting by error: an active region's E, an inactive
+ * one's a NaN (sorted after every number, +inf included), and V. One
+ * thread per region. */
+__global__ void __launch_bounds__(RED_THREADS)
+sort_keys_kernel(const double *__restrict__ value, const double *__restrict__ error,
+                 const unsigned char *__restrict__ active, long long count,
+                 double *__restrict__ keys, double *__restrict__ values)
+{
+    const long long i = (long long)blockIdx.x * RED_THREADS + threadIdx.x;
+    if (i >= count) return;
+    keys[i] = active[i] ? error[i] : __longlong_as_double(0x7ff8000000000000LL);
+    values[i] = value[i];
+}
+
 /* ---- FILTER_SPLIT ---------------------------------------------------- */
 
 /* Whether region i stays: active, and (with a threshold t >= 0) not among
@@ -277,34 +301,32 @@ typedef thrust::transform_iterator<keep_op, thrust::counting_iterator<int>, int>
 
 /*
  * One thread per region: a kept region i (scan[i] = j, its rank among the
- * kept) writes its two halves along its split axis to slots 2j and 2j+1 of
- * the other buffer (one 16-byte store per coordinate list and axis) and
- * its value to parent[j] for the next two-level error.
+ * kept) becomes parent j of the next list: its box (read, or derived from
+ * its own parent when the list is implicit) goes to slot j of the other
+ * buffer with its split axis, and its value to parent[j] for the next
+ * two-level error. Its halves, regions 2j and 2j+1, are never stored.
  */
 __global__ void __launch_bounds__(RED_THREADS)
-split_kernel(int n, long long stride, long long count,
+split_kernel(int n, long long stride, long long count, int implicit,
              const double *__restrict__ lower, const double *__restrict__ width,
+             const signed char *__restrict__ parent_axis,
              double *__restrict__ next_lower, double *__restrict__ next_width,
+             signed char *__restrict__ next_parent_axis,
              const signed char *__restrict__ axis, const double *__restrict__ value,
              double *__restrict__ parent, const int *__restrict__ scan, keep_op keep)
 {
     const long long i = (long long)blockIdx.x * RED_THREADS + threadIdx.x;
     if (i >= count || !keep((int)i)) return;
     const long long j = scan[i];
-    const int k = axis[i];
+    const long long src = implicit ? i >> 1 : i;
+    const int split = implicit ? parent_axis[src] : -1, side = (int)(i & 1);
     for (int d = 0; d < n; d++) {
-        const double l = lower[d * stride + i], w = width[d * stride + i];
-        double2 nl, nw;
-        if (d == k) {
-            nl = make_double2(l, l + w / 2);
-            nw = make_double2(w / 2, w / 2);
-        } else {
-            nl = make_double2(l, l);
-            nw = make_double2(w, w);
-        }
-        reinterpret_cast<double2 *>(next_lower + d * stride)[j] = nl;
-        reinterpret_cast<double2 *>(next_width + d * stride)[j] = nw;
+        double l = lower[d * stride + src], w = width[d * stride + src];
+        pagani_gpu_child_box(d, split, side, &l, &w);
+        next_lower[d * stride + j] = l;
+        next_width[d * stride + j] = w;
     }
+    next_parent_axis[j] = axis[i];
     parent[j] = value[i];
 }
 
@@ -328,9 +350,12 @@ struct cuda_cubature {
     void *slab;
     size_t slab_bytes;
     int n;
-    long long capacity, stride;
+    long long capacity;        /* regions */
+    long long stride;          /* entries of a box list: >= capacity / 2 */
     double *lower[2], *width[2];
+    signed char *parent_axis[2];
     int cur;
+    int implicit;              /* list cur holds parents (after a split) */
     double *value, *error, *parent;
     signed char *axis;
     unsigned char *active;
@@ -343,9 +368,7 @@ struct cuda_cubature {
     cuda_results *results;
     unsigned long long *nonfinite;
     double *consts;            /* PAGANI_EVC_SIZE */
-    double *points;            /* packed explicit points, then the dense
-                                  table and the tuples (one allocation) */
-    double *dense;
+    double *dense;             /* the dense offset table, then the tuples */
     int *tuples;
     size_t points_bytes;
     void *params;
@@ -355,12 +378,15 @@ struct cuda_cubature {
     int have_packed;
     const pagani_rule *rule;
     cudaKernel_t evaluate;
-    /* V, E and A of a short region list on the host, for threshold_stats
-     * without a round trip per candidate (valid after the first call that
-     * follows a classify) */
-    double *host_value, *host_error;
-    unsigned char *host_active;
-    int host_valid;
+    /* Threshold statistics of a list of at most SORT_STATS_MAX regions:
+     * the active errors sorted on the device, with prefix sums of V and E
+     * in that order, copied once per classify to the host, where each
+     * candidate threshold is a binary search. */
+    double *sort_buf;          /* device: 6 arrays of SORT_STATS_MAX */
+    void *sort_temp, *psum_temp;
+    size_t sort_temp_bytes, psum_temp_bytes;
+    double *host_sorted;       /* pinned: sorted E, prefix V, prefix E */
+    long long sorted_count;    /* active regions in host_sorted, -1: stale */
     /* counts known on the host: filter_split then needs no transfer */
     long long active_count;    /* from the last classify, -1: unknown */
     int have_threshold;
@@ -373,9 +399,11 @@ static size_t align_up(size_t x)
     return (x + 255) & ~(size_t)255;
 }
 
-/* Lays the region lists out from base (NULL: only measures). */
-static size_t carve(cuda_cubature *c, char *base, int n, long long stride,
-                    size_t scan_temp)
+/* Lays the region lists out from base (NULL: only measures): two box lists
+ * of `stride` entries (parents), and per region of the capacity its value,
+ * error, axis, flag and scan slot, and per pair the parent's value. */
+static size_t carve(cuda_cubature *c, char *base, int n, long long capacity,
+                    long long stride, size_t scan_temp)
 {
     size_t at = 0, coords = (size_t)n * (size_t)stride * sizeof(double);
 #define CARVE(ptr, type, bytes)                                              \
@@ -386,13 +414,14 @@ static size_t carve(cuda_cubature *c, char *base, int n, long long stride,
     for (int b = 0; b < 2; b++) {
         CARVE(c->lower[b], double *, coords);
         CARVE(c->width[b], double *, coords);
+        CARVE(c->parent_axis[b], signed char *, (size_t)stride);
     }
-    CARVE(c->value, double *, (size_t)stride * sizeof(double));
-    CARVE(c->error, double *, (size_t)stride * sizeof(double));
-    CARVE(c->parent, double *, ((size_t)stride / 2 + 1) * sizeof(double));
-    CARVE(c->axis, signed char *, (size_t)stride);
-    CARVE(c->active, unsigned char *, (size_t)stride);
-    CARVE(c->scan, int *, (size_t)stride * sizeof(int));
+    CARVE(c->value, double *, (size_t)capacity * sizeof(double));
+    CARVE(c->error, double *, (size_t)capacity * sizeof(double));
+    CARVE(c->parent, double *, (size_t)stride * sizeof(double));
+    CARVE(c->axis, signed char *, (size_t)capacity);
+    CARVE(c->active, unsigned char *, (size_t)capacity);
+    CARVE(c->scan, int *, (size_t)capacity * sizeof(int));
     CARVE(c->scan_temp, void *, scan_temp);
 #undef CARVE
     return at;
@@ -400,11 +429,12 @@ static size_t carve(cuda_cubature *c, char *base, int n, long long stride,
 
 static size_t cu_bytes_per_region(int n)
 {
-    return 4 * (size_t)n * sizeof(double)   /* lower, width; 2 buffers */
+    return 2 * (size_t)n * sizeof(double)   /* parents' lower, width; 2 lists */
+           + 1                              /* parents' split axis */
            + 2 * sizeof(double)             /* value, error */
            + sizeof(double) / 2             /* parent value per pair */
            + 2 + sizeof(int)                /* axis, active, scan */
-           + 6;                             /* alignment and CUB scratch */
+           + 5;                             /* alignment and CUB scratch */
 }
 
 size_t cuda_cubature_bytes_held(const cuda_state *st)
@@ -418,9 +448,10 @@ void cuda_cubature_free(cuda_state *st)
     if (!c) return;
     cudaFree(c->slab);
     cudaFree(c->partials);
-    cudaFree(c->points);
+    cudaFree(c->dense);
     cudaFree(c->params);
-    if (c->host_value) cudaFreeHost(c->host_value);
+    cudaFree(c->sort_buf);
+    if (c->host_sorted) cudaFreeHost(c->host_sorted);
     pagani_packed_rule_free(&c->packed);
     free(c);
     st->cubature = NULL;
@@ -445,6 +476,7 @@ static int make_state(cuda_state *st)
     }
     st->cubature = c;
     c->active_count = -1;
+    c->sorted_count = -1;
     c->partials = (csum *)small;
     at = align_up(RED_BLOCKS * sizeof(csum));
     c->counter = (unsigned int *)(small + at);
@@ -489,21 +521,17 @@ static int upload_rule(cuda_state *st, const pagani_rule *rule)
                            rule->degree, rule->n);
     {
         size_t ne = (size_t)c->packed.shape.nexplicit;
-        size_t sparse = align_up(ne * 4 * sizeof(double));
         size_t dense = align_up(ne * (size_t)rule->n * sizeof(double));
-        bytes = sparse + dense + ne * sizeof(int);
+        bytes = dense + ne * sizeof(int);
         if (bytes > c->points_bytes) {
-            cudaFree(c->points);
-            c->points = NULL;
+            cudaFree(c->dense);
+            c->dense = NULL;
             c->points_bytes = 0;
-            CUDA_TRY(ctx, cudaMalloc((void **)&c->points, bytes));
+            CUDA_TRY(ctx, cudaMalloc((void **)&c->dense, bytes));
             c->points_bytes = bytes;
         }
-        c->dense = (double *)((char *)c->points + sparse);
-        c->tuples = (int *)((char *)c->points + sparse + dense);
+        c->tuples = (int *)((char *)c->dense + dense);
         if (ne) {
-            CUDA_TRY(ctx, cudaMemcpyAsync(c->points, c->packed.points, ne * 4 * sizeof(double),
-                                          cudaMemcpyHostToDevice, st->stream));
             CUDA_TRY(ctx, cudaMemcpyAsync(c->dense, c->packed.dense,
                                           ne * (size_t)rule->n * sizeof(double),
                                           cudaMemcpyHostToDevice, st->stream));
@@ -544,13 +572,13 @@ static int cu_setup(void *state, const cubature_job *job)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "a region capacity of %lld "
                            "is outside what the CUDA backend indexes (2 to 2^31 - "
                            "64): set a smaller memory budget", job->capacity);
-    stride = (job->capacity + STRIDE_ALIGN - 1) / STRIDE_ALIGN * STRIDE_ALIGN;
+    stride = (job->capacity / 2 + 1 + STRIDE_ALIGN - 1) / STRIDE_ALIGN * STRIDE_ALIGN;
     {
         keep_iter it(thrust::counting_iterator<int>(0), keep_op{NULL, NULL, -1.0});
         CUDA_TRY(ctx, cub::DeviceScan::ExclusiveSum(NULL, temp, it, (int *)NULL,
-                                                    (int)stride, st->stream));
+                                                    (int)job->capacity, st->stream));
     }
-    need = carve(c, NULL, job->n, stride, temp);
+    need = carve(c, NULL, job->n, job->capacity, stride, temp);
     if (need > c->slab_bytes) {
         cudaFree(c->slab);
         c->slab = NULL;
@@ -558,17 +586,18 @@ static int cu_setup(void *state, const cubature_job *job)
         CUDA_TRY(ctx, cudaMalloc(&c->slab, need));
         c->slab_bytes = need;
     }
-    carve(c, (char *)c->slab, job->n, stride, temp);
+    carve(c, (char *)c->slab, job->n, job->capacity, stride, temp);
     c->scan_temp_bytes = temp;
     c->n = job->n;
     c->capacity = job->capacity;
     c->stride = stride;
     c->cur = 0;
+    c->implicit = 0;
     c->rule = job->rule;
     c->evaluate = ci->evaluate;
     c->active_count = -1;
     c->have_threshold = 0;
-    c->host_valid = 0;
+    c->sorted_count = -1;
     if ((rc = upload_rule(st, job->rule)) != PAGANI_OK) return rc;
 
     psize = f->params_size > 0 ? f->params_size : 8;
@@ -593,17 +622,18 @@ static int cu_load(void *state, const double *lower, const double *width,
     cuda_cubature *c = st->cubature;
     size_t row = (size_t)count * sizeof(double), pitch = (size_t)c->stride * sizeof(double);
 
-    if (count > c->capacity)
+    if (count > c->stride)
         return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "%lld regions loaded into "
-                           "a capacity of %lld", count, c->capacity);
+                           "a list of %lld", count, c->stride);
     if (count == 0) return PAGANI_OK;
     CUDA_TRY(st->ctx, cudaMemcpy2DAsync(c->lower[c->cur], pitch, lower, row, row, c->n,
                                         cudaMemcpyHostToDevice, st->stream));
     CUDA_TRY(st->ctx, cudaMemcpy2DAsync(c->width[c->cur], pitch, width, row, row, c->n,
                                         cudaMemcpyHostToDevice, st->stream));
     CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
+    c->implicit = 0;
     c->active_count = -1;
-    c->host_valid = 0;
+    c->sorted_count = -1;
     return PAGANI_OK;
 }
 
@@ -616,7 +646,8 @@ static int cu_evaluate(void *state, long long count)
     const int block = tpr > EVAL_BLOCK ? tpr : EVAL_BLOCK;
     const int groups = block / tpr;
     const double *lower = c->lower[c->cur], *width = c->width[c->cur];
-    const double *points = c->points, *dense = c->dense, *consts = c->consts;
+    const signed char *parent_axis = c->parent_axis[c->cur];
+    const double *dense = c->dense, *consts = c->consts;
     const int *tuples = c->tuples;
     const void *params = c->params;
     long long stride = c->stride;
@@ -624,14 +655,15 @@ static int cu_evaluate(void *state, long long count)
 
     if (count <= 0) return PAGANI_OK;
     shape.tpr = tpr;
+    shape.implicit = c->implicit;
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
                                (size_t)groups * (tpr / 32) * 5);
-    void *args[] = {&lower, &width, &stride, &count, &points, &dense, &tuples, &consts,
+    void *args[] = {&lower, &width, &parent_axis, &stride, &count, &dense, &tuples, &consts,
                     &shape, &params, &c->value, &c->error, &c->axis, &c->nonfinite};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
-    c->host_valid = 0;
+    c->sorted_count = -1;
     return PAGANI_OK;
 }
 
@@ -690,44 +722,88 @@ static int cu_classify(void *state, long long count, int has_parents, int relerr
     }
     c->active_count = r->cls.na;
     c->have_threshold = 0;
-    c->host_valid = 0;
+    c->sorted_count = -1;
     return PAGANI_OK;
 }
 
-/* Statistics on the host copy of a short list (count <= HOST_STATS_MAX):
- * the copy costs one transfer per iteration, each candidate threshold of
- * the search then costs a loop over the list instead of a round trip. */
-static int host_threshold_stats(cuda_state *st, long long count, double threshold,
-                                threshold_stats *stats)
+/* The sorted copy of the active errors (see sort_buf), made once per
+ * classify: scratch is allocated on first use, once per context. */
+static int sort_errors(cuda_state *st, long long count)
 {
     cuda_cubature *c = st->cubature;
     pagani_context *ctx = st->ctx;
+    const long long m = SORT_STATS_MAX;
+    double *keys, *keys_out, *values, *values_out, *pref_v, *pref_e;
+    const long long na = c->active_count;
 
-    if (!c->host_error) {
-        char *buf;
-        CUDA_TRY(ctx, cudaMallocHost((void **)&buf, HOST_STATS_MAX * (2 * sizeof(double) + 1)));
-        c->host_value = (double *)buf;
-        c->host_error = c->host_value + HOST_STATS_MAX;
-        c->host_active = (unsigned char *)(c->host_error + HOST_STATS_MAX);
+    if (!c->host_sorted)
+        CUDA_TRY(ctx, cudaMallocHost((void **)&c->host_sorted, 3 * m * sizeof(double)));
+    if (!c->sort_buf) {
+        size_t sort_bytes = 0, psum_bytes = 0;
+        CUDA_TRY(ctx, cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, (double *)NULL,
+                                                      (double *)NULL, (double *)NULL,
+                                                      (double *)NULL, (int)m, 0, 64,
+                                                      st->stream));
+        CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(NULL, psum_bytes, (double *)NULL,
+                                                    (double *)NULL, (int)m, st->stream));
+        sort_bytes = align_up(sort_bytes);
+        psum_bytes = align_up(psum_bytes);
+        CUDA_TRY(ctx, cudaMalloc((void **)&c->sort_buf,
+                                 6 * m * sizeof(double) + sort_bytes + psum_bytes));
+        c->sort_temp = (char *)c->sort_buf + 6 * m * sizeof(double);
+        c->psum_temp = (char *)c->sort_temp + sort_bytes;
+        c->sort_temp_bytes = sort_bytes;
+        c->psum_temp_bytes = psum_bytes;
     }
-    if (!c->host_valid) {
-        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_value, c->value, (size_t)count * sizeof(double),
-                                      cudaMemcpyDeviceToHost, st->stream));
-        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_error, c->error, (size_t)count * sizeof(double),
-                                      cudaMemcpyDeviceToHost, st->stream));
-        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_active, c->active, (size_t)count,
-                                      cudaMemcpyDeviceToHost, st->stream));
-        CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
-        c->host_valid = 1;
+    keys = c->sort_buf;
+    keys_out = keys + m;
+    values = keys + 2 * m;
+    values_out = keys + 3 * m;
+    pref_v = keys + 4 * m;
+    pref_e = keys + 5 * m;
+    sort_keys_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
+                       st->stream>>>(c->value, c->error, c->active, count, keys, values);
+    CUDA_TRY(ctx, cudaGetLastError());
+    {
+        size_t bytes = c->sort_temp_bytes;
+        CUDA_TRY(ctx, cub::DeviceRadixSort::SortPairs(c->sort_temp, bytes, keys, keys_out,
+                                                      values, values_out, (int)count, 0, 64,
+                                                      st->stream));
     }
-    for (long long i = 0; i < count; i++) {
-        if (c->host_active[i] && c->host_error[i] <= threshold) {
-            stats->count++;
-            stats->value += c->host_value[i];
-            stats->error += c->host_error[i];
-        }
+    if (na > 0) {
+        size_t bytes = c->psum_temp_bytes;
+        CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(c->psum_temp, bytes, values_out, pref_v,
+                                                    (int)na, st->stream));
+        bytes = c->psum_temp_bytes;
+        CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(c->psum_temp, bytes, keys_out, pref_e,
+                                                    (int)na, st->stream));
+        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_sorted, keys_out, na * sizeof(double),
+                                      cudaMemcpyDeviceToHost, st->stream));
+        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_sorted + m, pref_v, na * sizeof(double),
+                                      cudaMemcpyDeviceToHost, st->stream));
+        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_sorted + 2 * m, pref_e, na * sizeof(double),
+                                      cudaMemcpyDeviceToHost, st->stream));
     }
+    CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
+    c->sorted_count = na;
     return PAGANI_OK;
+}
+
+/* Statistics from the sorted copy: the active regions with E <= t are the
+ * first `pos` of it (exactly those filter_split finishes), their sums the
+ * prefix sums there. */
+static void sorted_stats(const cuda_cubature *c, double t, threshold_stats *stats)
+{
+    const double *e = c->host_sorted;
+    long long lo = 0, hi = c->sorted_count; /* first index with e > t */
+    while (lo < hi) {
+        long long mid = lo + (hi - lo) / 2;
+        if (e[mid] <= t) lo = mid + 1;
+        else hi = mid;
+    }
+    stats->count = lo;
+    stats->value = lo ? c->host_sorted[SORT_STATS_MAX + lo - 1] : 0.0;
+    stats->error = lo ? c->host_sorted[2 * SORT_STATS_MAX + lo - 1] : 0.0;
 }
 
 static int cu_threshold_stats(void *state, long long count, double threshold,
@@ -740,8 +816,9 @@ static int cu_threshold_stats(void *state, long long count, double threshold,
 
     memset(stats, 0, sizeof *stats);
     if (count <= 0) return PAGANI_OK;
-    if (count <= HOST_STATS_MAX) {
-        if ((rc = host_threshold_stats(st, count, threshold, stats)) != PAGANI_OK) return rc;
+    if (count <= SORT_STATS_MAX && c->active_count >= 0) {
+        if (c->sorted_count < 0 && (rc = sort_errors(st, count)) != PAGANI_OK) return rc;
+        sorted_stats(c, threshold, stats);
     } else {
         threshold_kernel<<<reduce_blocks(count), RED_THREADS, 0, st->stream>>>(
             c->value, c->error, c->active, count, threshold, (tsum *)c->partials,
@@ -799,14 +876,16 @@ static int cu_filter_split(void *state, long long count, double threshold,
                                "exceeds the capacity %lld", kept, c->capacity);
     }
     split_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
-                   st->stream>>>(c->n, c->stride, count, c->lower[c->cur],
-                                 c->width[c->cur], c->lower[nxt], c->width[nxt], c->axis,
-                                 c->value, c->parent, c->scan, keep);
+                   st->stream>>>(c->n, c->stride, count, c->implicit, c->lower[c->cur],
+                                 c->width[c->cur], c->parent_axis[c->cur], c->lower[nxt],
+                                 c->width[nxt], c->parent_axis[nxt], c->axis, c->value,
+                                 c->parent, c->scan, keep);
     CUDA_TRY(ctx, cudaGetLastError());
     c->cur = nxt;
+    c->implicit = 1;
     c->active_count = -1;
     c->have_threshold = 0;
-    c->host_valid = 0;
+    c->sorted_count = -1;
     *new_count = 2 * kept;
     return PAGANI_OK;
 }
@@ -816,12 +895,18 @@ static int cu_region_point(void *state, long long region, int point, double *x)
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
     double lo[PAGANI_MAX_DIM], w[PAGANI_MAX_DIM];
+    long long src = c->implicit ? region >> 1 : region;
+    signed char split = -1;
 
+    if (c->implicit)
+        CUDA_TRY(st->ctx, cudaMemcpy(&split, c->parent_axis[c->cur] + src, 1,
+                                     cudaMemcpyDeviceToHost));
     for (int d = 0; d < c->n; d++) {
-        CUDA_TRY(st->ctx, cudaMemcpy(&lo[d], c->lower[c->cur] + d * c->stride + region,
+        CUDA_TRY(st->ctx, cudaMemcpy(&lo[d], c->lower[c->cur] + d * c->stride + src,
                                      sizeof(double), cudaMemcpyDeviceToHost));
-        CUDA_TRY(st->ctx, cudaMemcpy(&w[d], c->width[c->cur] + d * c->stride + region,
+        CUDA_TRY(st->ctx, cudaMemcpy(&w[d], c->width[c->cur] + d * c->stride + src,
                                      sizeof(double), cudaMemcpyDeviceToHost));
+        pagani_gpu_child_box(d, split, (int)(region & 1), &lo[d], &w[d]);
     }
     pagani_rule_point(c->rule, point, lo, w, x);
     return PAGANI_OK;
@@ -843,43 +928,33 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
 int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
     pagani_context *ctx = st->ctx;
-    char *unit = pagani_source_wrap(f->source, f->n, PAGANI_TARGET_CUDA), *full;
-    char option[32], extra[256];
-    /* 550: the wrapper's `p` unused, noise in a log meant for the user. */
-    const char *options[2 + 8] = {option, "-diag-suppress=550"};
     const char *env = getenv("PAGANI_CUDA_EVAL_OPTIONS");
-    int noptions = 2;
+    size_t len = strlen(pagani_cubature_kernel_src);
+    char *text, *end, words[256];
     cuda_integrand *ci;
-    size_t a, b;
     int rc;
 
-    /* Kernel variants for benchmarks (cubature_evaluate.cuh's knobs), e.g.
-     * PAGANI_CUDA_EVAL_OPTIONS="-DPAGANI_EVAL_DENSE=1": up to 8 words. */
-    if (env && strlen(env) < sizeof extra) {
+    if (!(text = (char *)malloc(len + 4 * sizeof words + 1)) ||
+        !(ci = (cuda_integrand *)calloc(1, sizeof *ci))) {
+        free(text);
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature kernel text");
+    }
+    /* Kernel variants for benchmarks (cubature_evaluate.cuh's knobs): the
+     * words -DNAME=VALUE of PAGANI_CUDA_EVAL_OPTIONS become #defines. */
+    end = text;
+    if (env && strlen(env) < sizeof words) {
         char *save = NULL;
-        strcpy(extra, env);
-        for (char *w = strtok_r(extra, " ", &save); w && noptions < 10;
-             w = strtok_r(NULL, " ", &save))
-            options[noptions++] = w;
+        strcpy(words, env);
+        for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+            char *eq = strchr(w, '=');
+            if (strncmp(w, "-D", 2) != 0) continue;
+            if (eq) *eq = ' ';
+            end += sprintf(end, "#define %s\n", w + 2);
+        }
     }
-    if (!unit) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
-    a = strlen(unit);
-    b = strlen(pagani_cubature_kernel_src);
-    full = (char *)malloc(a + b + 2);
-    ci = (cuda_integrand *)calloc(1, sizeof *ci);
-    if (!full || !ci) {
-        free(unit);
-        free(full);
-        free(ci);
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
-    }
-    memcpy(full, unit, a);
-    full[a] = '\n';
-    memcpy(full + a + 1, pagani_cubature_kernel_src, b + 1);
-    free(unit);
-    snprintf(option, sizeof option, "-DPAGANI_N=%d", f->n);
-    rc = cuda_module_build(ctx, full, "cubature", options, noptions, &ci->module);
-    free(full);
+    memcpy(end, pagani_cubature_kernel_src, len + 1);
+    rc = cuda_integrand_module(ctx, f, text, "cubature", &ci->module);
+    free(text);
     if (rc == PAGANI_OK)
         rc = cuda_module_kernel(ctx, ci->module, "pagani_cubature_evaluate", &ci->evaluate);
     if (rc != PAGANI_OK) {

@@ -36,7 +36,8 @@ NVCC_FLAGS = -O3 -std=c++17 $(CUDA_GENCODE) -DHAVE_CONFIG_H \
 	$(AM_V_GEN)$(SHELL) $(top_srcdir)/build-aux/nvcc-lo $@ $(NVCC) $(NVCC_FLAGS) $<
 
 gpu/cuda_cubature.lo: gpu/cubature_kernel_src.h $(top_srcdir)/gpu/cuda_internal.h \
-	$(top_srcdir)/gpu/cuda_module.h $(top_srcdir)/gpu/rule_pack.h \
+	$(top_srcdir)/gpu/cuda_module.h $(top_srcdir)/gpu/cuda_integrand.h \
+	$(top_srcdir)/gpu/rule_pack.h \
 	$(top_srcdir)/gpu/cubature_math.h $(top_srcdir)/src/backend.h \
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
 endif

@@ -107,7 +107,8 @@ typedef struct pagani_integrand_def {
  *   })
  *
  * Inside the body: x (const double *), n (int), params (const void *),
- * p (const double *, the parameter block read as doubles), the <math.h>
+ * p (const double *, the parameter block read as doubles; NULL when the
+ * integrand has no parameters), the <math.h>
  * functions and constants. The body must not use macros of its own file:
  * the source form sees only that environment.
  */
@@ -123,8 +124,10 @@ typedef struct pagani_context pagani_context;
 typedef struct pagani_integrand pagani_integrand;
 
 /* Called once per iteration when set in the options; returning non-zero
- * stops the integration (status PAGANI_MAX_ITERATIONS). */
-typedef int (*pagani_progress_fn)(int iteration, long long active_regions,
+ * stops the integration (status PAGANI_MAX_ITERATIONS). `size` is the
+ * active regions (cubature), the sub-cubes (Vegas) or the points per shift
+ * (QMC); estimate and error are the running totals. */
+typedef int (*pagani_progress_fn)(int iteration, long long size,
                                   double estimate, double error, void *data);
 
 /* Options of one integration. Start from pagani_options_default(method). */
@@ -145,7 +148,8 @@ typedef struct pagani_options {
     int initial_splits;          /* parts per axis at the start; 0: 4 for
                                     n<5, 2 for n<=10, 1 above */
 
-    /* Vegas (m-Cubes) */
+    /* Vegas (m-Cubes). A field left at 0 takes its default, except
+     * vegas_adjust_iterations, where 0 means no grid adjustment. */
     double vegas_calls;          /* calls per iteration, default 1e6 */
     int vegas_adjust_iterations; /* grid-adjusting iterations (ita), default 5 */
     int vegas_bins;              /* importance bins per axis, default 500 */
@@ -153,8 +157,10 @@ typedef struct pagani_options {
     double vegas_beta;           /* Vegas+ stratification exponent, default 0.75 */
     double chi2_max;             /* largest chi2/dof called converged, default 5 */
 
-    /* QMC */
-    int qmc_shifts;              /* random shifts R, default 16 */
+    /* QMC (0 in qmc_shifts or qmc_initial_points: the default). The points
+     * per shift double until the standard error over the shifts meets the
+     * tolerance. */
+    int qmc_shifts;              /* random shifts R, 2..4096, default 16 */
     long long qmc_initial_points;/* points per shift at the start, default 2^14 */
     int qmc_transform;           /* periodizing transform: 0 none, 1 Baker's
                                     tent (default: best on smooth f), 2 Korobov
@@ -170,7 +176,8 @@ typedef struct pagani_result {
     double error;            /* estimated absolute error */
     pagani_status status;
     long long evaluations;   /* integrand evaluations */
-    long long regions;       /* cubature: regions evaluated in all */
+    long long regions;       /* cubature: regions evaluated in all;
+                                Vegas: sub-cubes per iteration */
     int iterations;
     double chi2_dof;         /* Monte Carlo; 0 for cubature */
     pagani_method method;    /* the method that ran */
@@ -187,6 +194,7 @@ typedef struct pagani_result {
  * that case *ctx is still created, so pagani_context_message() says why,
  * and must be destroyed. */
 int pagani_context_create(pagani_context **ctx, pagani_backend backend);
+/* Frees the context; NULL is allowed. Destroy its integrands first. */
 void pagani_context_destroy(pagani_context *ctx);
 
 /* The backend this context runs on (never AUTO). */
@@ -232,6 +240,7 @@ int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
 int pagani_integrand_set_params(pagani_integrand *f, const void *params,
                                 size_t params_size);
 
+/* Frees the integrand; NULL is allowed. */
 void pagani_integrand_destroy(pagani_integrand *f);
 
 /* ---- integration ---------------------------------------------------- */

@@ -11,14 +11,14 @@
 typedef struct threshold_problem {
     long long regions;       /* regions evaluated this iteration (s_it) */
     cubature_sums sums;      /* their classify sums */
-    double budget;           /* error budget e_b: total error minus target */
+    double budget;           /* error the thresholds may still finish */
     long long max_kept;      /* most regions that may stay active (memory) */
 } threshold_problem;
 
 /* Searches for a threshold t such that finishing the active regions with
  * E <= t finishes more than half of this iteration's regions (and keeps at
- * most max_kept) while the error finished stays within a share P of the
- * budget, P starting at 25% and rising 10 points per change of search
+ * most max_kept) while the error it finishes stays within a share P of
+ * the budget, P starting at 25% and rising 10 points per change of search
  * direction up to 95%. On success returns PAGANI_OK with *threshold >= 0
  * and *stats of the regions it finishes; when no threshold qualifies,
  * *threshold = -1 (finish nothing more). */

@@ -91,37 +91,42 @@ static int met(double value, double error, const pagani_options *opt)
 /* The state carried across iterations. */
 typedef struct run {
     long long count;          /* regions in the current list */
+    int iteration;            /* 0-based */
     double finished_value;    /* v_f */
-    double finished_error;    /* e_f */
+    double finished_error;    /* e_f, all finished regions */
+    double threshold_error;   /* the part of e_f finished by thresholds */
     double previous_value;
     long long capacity;
 } run;
 
-/* The relative error under which a region is finished. By the paper's
- * Lemma 3.1, regions finished at epsrel add up to epsrel |v|; once finished
- * regions hold part of the target, the rest must share what is left, or a
- * run could finish every region and still miss the target. */
-static double relerr_tolerance(const run *r, const pagani_options *opt)
+/*
+ * The error target epsrel*|v| is shared out beforehand, so that finishing
+ * regions can never use it all up and leave the active regions an ever
+ * smaller remainder to meet:
+ *  - relative-error filtering finishes a region when E <= RELERR_SHARE *
+ *    epsrel * |V|; by the paper's Lemma 3.1 all such regions of a run add
+ *    up to at most RELERR_SHARE of the target (integrands of one sign);
+ *  - negligible regions (beyond the paper: the empty far field of a peaked
+ *    integrand) are finished in iteration k >= 1 when E <= NEGLIGIBLE_SHARE
+ *    * target / (k (k+1) count); as the k-th term of sum 1/(k(k+1)) = 1,
+ *    all of them add up to at most NEGLIGIBLE_SHARE of the target;
+ *  - the threshold search may finish up to THRESHOLD_SHARE of it;
+ * which leaves a tenth of the target to the active regions, always.
+ */
+#define RELERR_SHARE 0.5
+#define NEGLIGIBLE_SHARE 0.1
+#define THRESHOLD_SHARE 0.3
+
+static double target_of(double value, const pagani_options *opt)
 {
-    double target, left;
-    if (isnan(r->previous_value)) return opt->epsrel;
-    target = opt->epsrel * fabs(r->previous_value);
-    left = target - r->finished_error;
-    return left > 0 && target > 0 ? opt->epsrel * left / target : 0.0;
+    return fmax(opt->epsrel * fabs(value), opt->epsabs);
 }
 
-/* Errors so small that finishing every region below them spends at most a
- * quarter of the error budget left (the target, from the last estimate,
- * minus what finished regions already hold): such regions need no further
- * splitting. Beyond the paper; it keeps the breadth-first search from
- * splitting the empty far field of peaked integrands. */
 static double negligible_error(const run *r, const pagani_options *opt)
 {
-    double target, budget;
     if (isnan(r->previous_value)) return 0.0;
-    target = fmax(opt->epsrel * fabs(r->previous_value), opt->epsabs);
-    budget = target - r->finished_error;
-    return budget > 0 ? 0.25 * budget / (double)r->count : 0.0;
+    return NEGLIGIBLE_SHARE * target_of(r->previous_value, opt) /
+           ((double)r->iteration * (r->iteration + 1.0) * (double)r->count);
 }
 
 /* Decides what to finish after an unconverged iteration: returns the
@@ -133,17 +138,16 @@ static int choose_threshold(pagani_context *ctx, const run *r, const cubature_su
 {
     const cubature_ops *ops = ctx->backend->cubature;
     double value = s->value + r->finished_value;
-    double target = fmax(opt->epsrel * fabs(value), opt->epsabs);
+    double target = target_of(value, opt);
     threshold_problem pr;
     int settled = fabs(value - r->previous_value) <= opt->epsrel * fabs(value);
     int rc;
 
     pr.regions = r->count;
     pr.sums = *s;
-    /* The error the finished regions may still add: what the target leaves
-     * after the regions finished earlier (the paper's e - v*epsrel counts
-     * the same budget again every iteration and can overspend it). */
-    pr.budget = target - r->finished_error;
+    /* The paper's budget e - v*epsrel counts the same error again every
+     * iteration and can overspend the target; this one cannot. */
+    pr.budget = THRESHOLD_SHARE * target - r->threshold_error;
     pr.max_kept = r->capacity / 2;
     *threshold = -1.0;
     finished->count = 0;
@@ -155,7 +159,8 @@ static int choose_threshold(pagani_context *ctx, const run *r, const cubature_su
     /* Memory decides: finish the smallest errors until the rest fits. The
      * error they carry stays in the total, so nothing is claimed falsely. */
     rc = pagani_threshold_for_memory(ops, ctx->backend_state, &pr, threshold, finished);
-    if (rc == PAGANI_OK && (s->error - s->active_error) + finished->error > pr.budget)
+    if (rc == PAGANI_OK &&
+        r->finished_error + (s->error - s->active_error) + finished->error >= target)
         *status = PAGANI_OUT_OF_CAPACITY; /* convergence is out of reach */
     return rc;
 }
@@ -171,7 +176,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     const int relerr_filter = !(opt->flags & PAGANI_FLAG_NO_RELERR_FILTER);
     pagani_rule *rule = NULL;
     cubature_job job;
-    run r = {0, 0.0, 0.0, NAN, 0};
+    run r = {0, 0, 0.0, 0.0, 0.0, NAN, 0};
     int parts = initial_parts(n, opt->initial_splits);
     int rc;
 
@@ -214,7 +219,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         if ((rc = ops->evaluate(ctx->backend_state, r.count)) != PAGANI_OK) break;
         /* Nothing is finished on the raw first-iteration errors either. */
         rc = ops->classify(ctx->backend_state, r.count, it > 0,
-                           relerr_filter && it > 0, relerr_tolerance(&r, opt),
+                           relerr_filter && it > 0, RELERR_SHARE * opt->epsrel,
                            negligible_error(&r, opt), &s);
         if (rc != PAGANI_OK) break;
         if (s.nonfinite_region >= 0) {
@@ -255,6 +260,8 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         }
         r.finished_value += (s.value - s.active_value) + thr.value;
         r.finished_error += (s.error - s.active_error) + thr.error;
+        r.threshold_error += thr.error;
+        r.iteration = it + 1;
         r.previous_value = value;
         rc = ops->filter_split(ctx->backend_state, r.count, threshold, &r.count);
     }

@@ -32,7 +32,8 @@ static const char host_head[] = "#include <math.h>\n";
 static const char host_signature[] =
     "double pagani_integrand_entry(const double *x, int n_arg, "
     "const void *params)\n";
-static const char cuda_head[] = "";
+/* NVRTC: silence "p set but never used" (550) for bodies that ignore p. */
+static const char cuda_head[] = "#pragma nv_diag_suppress 550\n";
 static const char cuda_signature[] =
     "__device__ __forceinline__ double\n"
     "pagani_integrand_device(const double *x, const void *params)\n";

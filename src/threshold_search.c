@@ -25,16 +25,15 @@ int pagani_threshold_search(const cubature_ops *ops, void *state,
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         threshold_stats st;
         long long finished;
-        double finished_error;
         int rc = ops->threshold_stats(state, pr->regions, t, &st);
         int step;
 
         if (rc != PAGANI_OK) return rc;
-        /* Finished this iteration: by relative error, plus under t. */
+        /* Finished this iteration: by the classification, plus under t;
+         * the budget is the thresholds' own, so only theirs counts. */
         finished = (pr->regions - s->active) + st.count;
-        finished_error = (s->error - s->active_error) + st.error;
         if (2 * finished > pr->regions && s->active - st.count <= pr->max_kept) {
-            if (finished_error <= share * pr->budget) {
+            if (st.error <= share * pr->budget) {
                 *threshold = t;
                 *stats = st;
                 return PAGANI_OK;

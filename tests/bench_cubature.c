@@ -5,11 +5,12 @@
  * as the median of 3 runs in one process after a warm-up; then the
  * evaluate kernel's rate (evaluations/s, FP64 flop/s) for the Gaussian.
  *
- *   bench_cubature [-c SECONDS] [-d DIGITS] [-k] [-s] [-v VARIANT]... [ROW...]
+ *   bench_cubature [-c SECONDS] [-d DIGITS] [-k] [-s] [-p] [-v VARIANT]... [ROW...]
  *
  * -c caps one run (default 20 s; a capped run reports its status), -d the
  * last tolerance 1e-DIGITS (default 9), -k skips the suite, -s skips the
- * kernel rates, -v measures only the given kernel variants (on f4 8D);
+ * kernel rates, -p adds a run per tolerance timed by operation, -v
+ * measures only the given kernel variants (on f4 8D);
  * ROWs (f1_8, f4_5, ...) restrict the suite. Not a test: it prints a table
  * for the GPU machine.
  */
@@ -60,6 +61,78 @@ static const struct row {
     {"f7_8", 7, 8, 0},
     {"f8_8", 8, 8, 0},
 };
+
+/* -p: where a run's time goes, by cubature operation. The wrappers time
+ * each call of the backend's operations (GPU work that a call only queues
+ * is counted in the next call that waits for it: classify). */
+static const cubature_ops *prof_real;
+static const backend_ops *prof_saved;
+static cubature_ops prof_ops;
+static backend_ops prof_backend;
+static struct { long long calls; double seconds; } prof[6];
+static const char *const prof_names[6] = {"setup+load", "evaluate", "classify",
+                                          "threshold_stats", "filter_split", "other"};
+
+#define PROF(k, call)                                                       \
+    do {                                                                    \
+        double t0_ = now();                                                 \
+        int rc_ = (call);                                                   \
+        prof[k].calls++;                                                    \
+        prof[k].seconds += now() - t0_;                                     \
+        return rc_;                                                         \
+    } while (0)
+static int p_setup(void *s, const cubature_job *j) { PROF(0, prof_real->setup(s, j)); }
+static int p_load(void *s, const double *l, const double *w, long long c)
+{
+    PROF(0, prof_real->load(s, l, w, c));
+}
+static int p_evaluate(void *s, long long c) { PROF(1, prof_real->evaluate(s, c)); }
+static int p_classify(void *s, long long c, int hp, int rf, double e, double ng,
+                      cubature_sums *sums)
+{
+    PROF(2, prof_real->classify(s, c, hp, rf, e, ng, sums));
+}
+static int p_threshold(void *s, long long c, double t, threshold_stats *st)
+{
+    PROF(3, prof_real->threshold_stats(s, c, t, st));
+}
+static int p_split(void *s, long long c, double t, long long *nc)
+{
+    PROF(4, prof_real->filter_split(s, c, t, nc));
+}
+static int p_point(void *s, long long r, int q, double *x)
+{
+    PROF(5, prof_real->region_point(s, r, q, x));
+}
+
+static void profile_on(pagani_context *ctx)
+{
+    memset(prof, 0, sizeof prof);
+    prof_real = ctx->backend->cubature;
+    prof_ops = *prof_real;
+    prof_ops.setup = p_setup;
+    prof_ops.load = p_load;
+    prof_ops.evaluate = p_evaluate;
+    prof_ops.classify = p_classify;
+    prof_ops.threshold_stats = p_threshold;
+    prof_ops.filter_split = p_split;
+    prof_ops.region_point = p_point;
+    prof_saved = ctx->backend;
+    prof_backend = *ctx->backend;
+    prof_backend.cubature = &prof_ops;
+    ctx->backend = &prof_backend;
+}
+
+static void profile_off(pagani_context *ctx, const char *row, double epsrel, double ms)
+{
+    ctx->backend = prof_saved;
+    printf("  profile %s %.0e, %.2f ms:", row, epsrel, ms);
+    for (int k = 0; k < 5; k++)
+        printf(" %s %lld x %.3f ms%s", prof_names[k], prof[k].calls, 1e3 * prof[k].seconds,
+               k < 4 ? "," : "\n");
+}
+
+static int profiling = 0;
 
 static int integrate(pagani_context *ctx, pagani_integrand *f, int n, double epsrel,
                      unsigned flags, pagani_result *r, double *ms)
@@ -116,6 +189,11 @@ static void bench_row(pagani_context *ctx, const struct row *row, int digits)
                r.regions, r.iterations,
                r.status == PAGANI_CONVERGED && true_rel > epsrel ? "  FALSE CONVERGENCE" : "");
         fflush(stdout);
+        if (profiling) {
+            profile_on(ctx);
+            integrate(ctx, f, row->n, epsrel, row->flags, &r, &times[0]);
+            profile_off(ctx, row->name, epsrel, times[0]);
+        }
         if (!ok) break;
     }
     pagani_integrand_destroy(f);
@@ -125,12 +203,10 @@ static void bench_row(pagani_context *ctx, const struct row *row, int digits)
  * PAGANI_CUDA_EVAL_OPTIONS): the first is what the library ships. */
 static const char *const variants[] = {
     "",
-    "-DPAGANI_EVAL_DENSE=1",
-    "-DPAGANI_EVAL_UNROLL=2",
-    "-DPAGANI_EVAL_DENSE=1 -DPAGANI_EVAL_UNROLL=2",
-    "-DPAGANI_EVAL_MIN_BLOCKS=3",
-    "-DPAGANI_EVAL_DENSE=1 -DPAGANI_EVAL_MIN_BLOCKS=3",
-    "-DPAGANI_EVAL_DENSE=1 -DPAGANI_EVAL_UNROLL=2 -DPAGANI_EVAL_MIN_BLOCKS=2",
+    "-DPAGANI_EVAL_MIN_BLOCKS=1",
+    "-DPAGANI_EVAL_MIN_BLOCKS=2",
+    "-DPAGANI_EVAL_UNROLL=2 -DPAGANI_EVAL_MIN_BLOCKS=2",
+    "-DPAGANI_EVAL_UNROLL=4 -DPAGANI_EVAL_MIN_BLOCKS=1",
 };
 
 /*
@@ -237,6 +313,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "-c") && i + 1 < argc) run_cap = atof(argv[++i]);
         else if (!strcmp(argv[i], "-d") && i + 1 < argc) digits = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-k")) suite_on = 0;
+        else if (!strcmp(argv[i], "-p")) profiling = 1;
         else if (!strcmp(argv[i], "-s")) kernels_on = 0;
         else if (!strcmp(argv[i], "-v") && i + 1 < argc && nvar < 16) {
             int v = atoi(argv[++i]);
@@ -261,6 +338,14 @@ int main(int argc, char **argv)
         pagani_context_destroy(ctx);
     }
     if (kernels_on) {
+        rc = pagani_context_create(&ctx, PAGANI_BACKEND_CUDA);
+        if (rc != PAGANI_OK) {
+            printf("kernel rates: no usable GPU: %s\n", pagani_context_message(ctx));
+            kernels_on = 0;
+        }
+        pagani_context_destroy(ctx);
+    }
+    if (kernels_on) {
         /* -v N...: those variants on f4 8D; else the shipped kernel on the
          * suite's 8D and 5D integrands and every variant on f4 8D. */
         if (nvar > 0) {
@@ -273,7 +358,7 @@ int main(int argc, char **argv)
             kernel_rate(4, 8, 6, 64, 0);
             for (int v = 1; v < (int)(sizeof variants / sizeof variants[0]); v++) {
                 kernel_rate(4, 8, 6, 0, v);
-                kernel_rate(5, 8, 6, 0, v);
+                kernel_rate(7, 8, 6, 0, v);
             }
         }
     }

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pagani.h"
+#include "internal.h"
 #include "suite.h"
 #include "tap.h"
 
@@ -203,6 +203,78 @@ static void faults(pagani_context *ctx)
     pagani_integrand_destroy(f);
 }
 
+/*
+ * The backend's threshold statistics (a sorted copy for short lists, a
+ * reduction per call for long ones) count exactly the regions that
+ * filter_split then finishes: after statistics for t1 and then t2, a split
+ * at t1 must keep 2 * (active - count(t1)) regions (the split counts them
+ * on the device). Driven through the backend's operations on a uniform
+ * split of f4 in 5D: 10^5 and 12^5 regions (below and above 131072).
+ */
+static void threshold_consistency(pagani_context *ctx)
+{
+    static const int parts_list[] = {10, 12};
+    for (size_t k = 0; k < sizeof parts_list / sizeof parts_list[0]; k++) {
+        const int n = 5, parts = parts_list[k];
+        const cubature_ops *ops = ctx->backend->cubature;
+        pagani_integrand *f = NULL;
+        pagani_rule *rule = NULL;
+        long long count = 1, new_count = -1;
+        double *lo, *w;
+        cubature_job job;
+        cubature_sums s;
+        threshold_stats t1, t2, all;
+        int rc, monotone = 0;
+
+        for (int d = 0; d < n; d++) count *= parts;
+        lo = malloc((size_t)count * n * sizeof *lo);
+        w = malloc((size_t)count * n * sizeof *w);
+        rc = pagani_integrand_create(ctx, &f, n, &suite_f4);
+        if (rc == PAGANI_OK && pagani_rule_create(n, 0, &rule) != 0) rc = PAGANI_ERR_OPTION;
+        if (!lo || !w) rc = PAGANI_ERR_NO_MEMORY;
+        for (long long i = 0; rc == PAGANI_OK && i < count; i++) {
+            long long rest = i;
+            for (int d = 0; d < n; d++) {
+                w[(size_t)d * count + i] = 1.0 / parts;
+                lo[(size_t)d * count + i] = (double)(rest % parts) / parts;
+                rest /= parts;
+            }
+        }
+        job.integrand = f;
+        job.rule = rule;
+        job.n = n;
+        job.capacity = 4 * count;
+        if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job);
+        if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, count);
+        if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, count);
+        if (rc == PAGANI_OK)
+            rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-6, 0.0, &s);
+        if (rc == PAGANI_OK)
+            rc = ops->threshold_stats(ctx->backend_state, count, s.active_error / s.active,
+                                      &t1);
+        if (rc == PAGANI_OK)
+            rc = ops->threshold_stats(ctx->backend_state, count, s.max_error, &all);
+        if (rc == PAGANI_OK)
+            rc = ops->threshold_stats(ctx->backend_state, count, 0.5 * s.active_error / s.active,
+                                      &t2);
+        monotone = t2.count <= t1.count && t1.count <= all.count && all.count == s.active &&
+                   fabs(all.error - s.active_error) <= 1e-12 * s.active_error &&
+                   fabs(all.value - s.active_value) <= 1e-12 * fabs(s.active_value);
+        if (rc == PAGANI_OK)
+            rc = ops->filter_split(ctx->backend_state, count, s.active_error / s.active,
+                                   &new_count);
+        tap_ok(rc == PAGANI_OK && monotone && new_count == 2 * (s.active - t1.count),
+               "%lld regions: threshold statistics (%lld, %lld, %lld of %lld active) match "
+               "the split (%lld kept)", count, t2.count, t1.count, all.count, s.active,
+               new_count / 2);
+        if (rc != PAGANI_OK) tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
+        pagani_rule_destroy(rule);
+        pagani_integrand_destroy(f);
+        free(lo);
+        free(w);
+    }
+}
+
 int main(void)
 {
     pagani_context *ctx = NULL;
@@ -219,6 +291,7 @@ int main(void)
         return tap_skip_all("no usable GPU");
     }
     faults(ctx);
+    threshold_consistency(ctx);
     params_and_bounds(ctx);
     rules(ctx);
     suite(ctx);

@@ -67,6 +67,23 @@ static int same_math(const pagani_rule *r, const pagani_packed_rule *p)
     return 1;
 }
 
+/* A region's box from its parent's: what the split writes (lo, lo + w/2
+ * and w/2 along the split axis, the parent's elsewhere). */
+static int same_children(void)
+{
+    for (int trial = 0; trial < 1000; trial++) {
+        double lo = (uniform() - 0.5) * 100, w = uniform() * pow(2.0, -(trial % 60));
+        for (int side = 0; side < 2; side++) {
+            double l = lo, ww = w, l2 = lo, w2 = w;
+            pagani_gpu_child_box(3, 3, side, &l, &ww);
+            pagani_gpu_child_box(2, 3, side, &l2, &w2);
+            if (ww != w / 2 || l != (side ? lo + w / 2 : lo) || l2 != lo || w2 != w)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 int main(void)
 {
     static const int degrees[] = {7, 9, 11, 13, 15};
@@ -92,6 +109,7 @@ int main(void)
             pagani_rule_destroy(r);
         }
     }
+    tap_ok(same_children(), "children's boxes from their parent's, as the split makes them");
     tap_done();
     return tap_exit_code();
 }
