@@ -15,17 +15,15 @@
  *   pagani_rule_estimate and pagani_rule_split_axis (rules/estimate.c),
  *   reading the constants table instead of a pagani_rule.
  *
- * No #include: NVRTC compiles this without headers. C callers include
- * <math.h> first.
+ * NVRTC compiles this without headers: its one #include (src/hostdevice.h,
+ * PAGANI_HD) is pasted in front of it instead (build-aux/kernel-src). C
+ * callers include <math.h> first.
  */
 #ifndef PAGANI_GPU_CUBATURE_MATH_H
 #define PAGANI_GPU_CUBATURE_MATH_H
 
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-#define PAGANI_HD static __host__ __device__ __forceinline__
-#else
-#define PAGANI_HD static inline
-#endif
+#include "hostdevice.h" /* PAGANI_HD */
+
 #ifdef __CUDA_ARCH__
 #define PAGANI_NO_UNROLL _Pragma("unroll 1") /* spares ~20 registers */
 #else

@@ -927,6 +927,7 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
 
 int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
+    static const char *const names[1] = {"pagani_cubature_evaluate"};
     pagani_context *ctx = st->ctx;
     const char *env = getenv("PAGANI_CUDA_EVAL_OPTIONS");
     size_t len = strlen(pagani_cubature_kernel_src);
@@ -953,12 +954,10 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
         }
     }
     memcpy(end, pagani_cubature_kernel_src, len + 1);
-    rc = cuda_integrand_module(ctx, f, text, "cubature", &ci->module);
+    rc = cuda_integrand_kernels(ctx, f, text, "cubature", names, &ci->evaluate, 1,
+                                &ci->module);
     free(text);
-    if (rc == PAGANI_OK)
-        rc = cuda_module_kernel(ctx, ci->module, "pagani_cubature_evaluate", &ci->evaluate);
     if (rc != PAGANI_OK) {
-        cuda_module_destroy(ci->module);
         free(ci);
         return rc;
     }

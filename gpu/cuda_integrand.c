@@ -39,3 +39,18 @@ int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
     free(full);
     return rc;
 }
+
+int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
+                           const char *text, const char *what,
+                           const char *const *names, cudaKernel_t *kernels,
+                           int count, cuda_module **out)
+{
+    int rc = cuda_integrand_module(ctx, f, text, what, out);
+    for (int i = 0; rc == PAGANI_OK && i < count; i++)
+        rc = cuda_module_kernel(ctx, *out, names[i], &kernels[i]);
+    if (rc != PAGANI_OK) {
+        cuda_module_destroy(*out);
+        *out = NULL;
+    }
+    return rc;
+}

@@ -3,7 +3,8 @@
  * integrand's source wrapped for CUDA (pagani_source_wrap), then the
  * kernel text, compiled with -DPAGANI_N=n so the integrand is inlined into
  * the kernels and loops over the axes have compile-time trip counts. Any
- * method's kernels can be built this way (cuda_qmc.c uses it).
+ * method's kernels are built this way (cuda_cubature.cu, cuda_qmc.c,
+ * cuda_vegas.c).
  */
 #ifndef PAGANI_GPU_CUDA_INTEGRAND_H
 #define PAGANI_GPU_CUDA_INTEGRAND_H
@@ -21,6 +22,14 @@ extern "C" {
 int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
                           const char *kernels, const char *what,
                           cuda_module **out);
+
+/* cuda_integrand_module, then the kernels names[0..count-1] looked up into
+ * kernels[] (cuda_module_kernel). On failure *out is NULL (the module, if
+ * built, destroyed) and the code is returned. */
+int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
+                           const char *text, const char *what,
+                           const char *const *names, cudaKernel_t *kernels,
+                           int count, cuda_module **out);
 
 #ifdef __cplusplus
 }

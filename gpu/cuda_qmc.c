@@ -45,22 +45,22 @@ typedef struct cuda_qmc {
 
 int cuda_qmc_prepare(cuda_state *st, pagani_integrand *f)
 {
+    static const char *const names[2] = {"pagani_qmc_sums", "pagani_qmc_points"};
+    cudaKernel_t kernels[2];
     cuda_qmc_integrand *ci;
     int rc;
 
     if (f->device_module[PAGANI_QMC]) return PAGANI_OK;
     if (!(ci = calloc(1, sizeof *ci)))
         return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "QMC kernels");
-    rc = cuda_integrand_module(st->ctx, f, pagani_qmc_kernel_src, "qmc", &ci->module);
-    if (rc == PAGANI_OK)
-        rc = cuda_module_kernel(st->ctx, ci->module, "pagani_qmc_sums", &ci->sums);
-    if (rc == PAGANI_OK)
-        rc = cuda_module_kernel(st->ctx, ci->module, "pagani_qmc_points", &ci->points);
+    rc = cuda_integrand_kernels(st->ctx, f, pagani_qmc_kernel_src, "qmc",
+                                names, kernels, 2, &ci->module);
     if (rc != PAGANI_OK) {
-        cuda_module_destroy(ci->module);
         free(ci);
         return rc;
     }
+    ci->sums = kernels[0];
+    ci->points = kernels[1];
     f->device_module[PAGANI_QMC] = ci;
     return PAGANI_OK;
 }

@@ -19,15 +19,14 @@
  * block). It depends on the job alone (not on the device), and so do the
  * sums.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/cuda_internal.h"
+#include "gpu/cuda_integrand.h"
 #include "gpu/cuda_module.h"
 #include "gpu/cuda_vegas.h"
 #include "gpu/vegas_args.h"
 #include "gpu/vegas_kernel_src.h" /* generated: pagani_vegas_kernel_src */
-#include "source_env.h"
 #include "vegas_backend.h"
 #include "vegas_piece.h"
 
@@ -69,46 +68,22 @@ typedef struct cuda_vegas {
 
 int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f)
 {
-    pagani_context *ctx = st->ctx;
-    char *unit, *full;
-    char option[32];
-    const char *options[1] = {option};
+    static const char *const names[2] = {"pagani_vegas_adjust", "pagani_vegas_plain"};
+    cudaKernel_t kernels[2];
     cuda_vegas_integrand *ci;
-    size_t a, b;
     int rc;
 
     if (f->device_module[PAGANI_VEGAS]) return PAGANI_OK;
-    if (!f->source)
-        return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the CUDA backend runs "
-                           "integrands given as source only");
-    if (!(unit = pagani_source_wrap(f->source, f->n, PAGANI_TARGET_CUDA)))
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
-    a = strlen(unit);
-    b = strlen(pagani_vegas_kernel_src);
-    full = malloc(a + b + 2);
-    ci = calloc(1, sizeof *ci);
-    if (!full || !ci) {
-        free(unit);
-        free(full);
-        free(ci);
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
-    }
-    memcpy(full, unit, a);
-    full[a] = '\n';
-    memcpy(full + a + 1, pagani_vegas_kernel_src, b + 1);
-    free(unit);
-    snprintf(option, sizeof option, "-DPAGANI_N=%d", f->n);
-    rc = cuda_module_build(ctx, full, "vegas", options, 1, &ci->module);
-    free(full);
-    if (rc == PAGANI_OK)
-        rc = cuda_module_kernel(ctx, ci->module, "pagani_vegas_adjust", &ci->adjust);
-    if (rc == PAGANI_OK)
-        rc = cuda_module_kernel(ctx, ci->module, "pagani_vegas_plain", &ci->plain);
+    if (!(ci = calloc(1, sizeof *ci)))
+        return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "Vegas kernels");
+    rc = cuda_integrand_kernels(st->ctx, f, pagani_vegas_kernel_src, "vegas",
+                                names, kernels, 2, &ci->module);
     if (rc != PAGANI_OK) {
-        cuda_module_destroy(ci->module);
         free(ci);
         return rc;
     }
+    ci->adjust = kernels[0];
+    ci->plain = kernels[1];
     f->device_module[PAGANI_VEGAS] = ci;
     return PAGANI_OK;
 }

@@ -42,19 +42,19 @@ gpu/cuda_cubature.lo: gpu/cubature_kernel_src.h $(top_srcdir)/gpu/cuda_internal.
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
 endif
 
-# The kernel text as a C string, "#line" marked so that NVRTC's messages
-# name the original files.
-PAGANI_STRINGIFY = sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/'
-gpu/cubature_kernel_src.h: $(top_srcdir)/gpu/cubature_math.h \
-		$(top_srcdir)/gpu/cubature_evaluate.cuh
-	$(AM_V_GEN)mkdir -p gpu && { \
-	  printf '%s\n' '/* Generated from gpu/cubature_math.h and gpu/cubature_evaluate.cuh. */' \
-	    'static const char pagani_cubature_kernel_src[] =' \
-	    '"#line 1 \"cubature_math.h\"\n"'; \
-	  $(PAGANI_STRINGIFY) $(top_srcdir)/gpu/cubature_math.h; \
-	  printf '%s\n' '"#line 1 \"cubature_evaluate.cuh\"\n"'; \
-	  $(PAGANI_STRINGIFY) $(top_srcdir)/gpu/cubature_evaluate.cuh; \
-	  printf '%s\n' ';'; } > $@-t && mv -f $@-t $@
+# Kernel texts for NVRTC: each a C string (gpu/*_kernel_src.h) made by
+# build-aux/kernel-src from its parts in dependency order, "#line" marked so
+# that NVRTC's messages name the original files, #include lines removed.
+#   $(PAGANI_KERNEL_SRC) OUT NAME WHAT PART...
+PAGANI_KERNEL_SRC = $(SHELL) $(top_srcdir)/build-aux/kernel-src
+PAGANI_KERNEL_SRC_DEP = $(top_srcdir)/build-aux/kernel-src
 
-EXTRA_DIST += gpu/cuda_cubature.cu gpu/cubature_evaluate.cuh build-aux/nvcc-lo
+PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
+	$(top_srcdir)/gpu/cubature_math.h $(top_srcdir)/gpu/cubature_evaluate.cuh
+gpu/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
+	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_cubature_kernel_src \
+	  'gpu/cubature_math.h and gpu/cubature_evaluate.cuh' $(PAGANI_CUBATURE_KERNEL_PARTS)
+
+EXTRA_DIST += gpu/cuda_cubature.cu gpu/cubature_evaluate.cuh build-aux/nvcc-lo \
+	build-aux/kernel-src
 CLEANFILES += gpu/cubature_kernel_src.h

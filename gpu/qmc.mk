@@ -9,18 +9,13 @@ libpagani_la_SOURCES += gpu/cuda_integrand.h gpu/cuda_integrand.c \
 gpu/cuda_qmc.lo: gpu/qmc_kernel_src.h
 endif
 
-PAGANI_QMC_KERNEL_PARTS = $(top_srcdir)/src/zinterhof.h \
+PAGANI_QMC_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
+	$(top_srcdir)/src/zinterhof.h \
 	$(top_srcdir)/src/exact_sum.h $(top_srcdir)/src/qmc_point.h \
 	$(top_srcdir)/gpu/qmc_args.h $(top_srcdir)/gpu/qmc_kernel.cuh
-gpu/qmc_kernel_src.h: $(PAGANI_QMC_KERNEL_PARTS)
-	$(AM_V_GEN)mkdir -p gpu && { \
-	  printf '%s\n' '/* Generated from the sampling headers and gpu/qmc_kernel.cuh. */' \
-	    'static const char pagani_qmc_kernel_src[] ='; \
-	  for part in $(PAGANI_QMC_KERNEL_PARTS); do \
-	    printf '"#line 1 \\"%s\\"\\n"\n' `basename $$part`; \
-	    sed -e '/^#include/d' $$part | $(PAGANI_STRINGIFY); \
-	  done; \
-	  printf '%s\n' ';'; } > $@-t && mv -f $@-t $@
+gpu/qmc_kernel_src.h: $(PAGANI_QMC_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
+	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_qmc_kernel_src \
+	  'the sampling headers and gpu/qmc_kernel.cuh' $(PAGANI_QMC_KERNEL_PARTS)
 
 EXTRA_DIST += gpu/qmc_kernel.cuh
 CLEANFILES += gpu/qmc_kernel_src.h

@@ -13,18 +13,13 @@ gpu/vegas_scan.lo: $(top_srcdir)/gpu/cuda_vegas.h $(top_srcdir)/gpu/cuda_interna
 	$(top_srcdir)/src/internal.h config.h
 endif
 
-PAGANI_VEGAS_KERNEL_PARTS = $(top_srcdir)/src/philox.h \
+PAGANI_VEGAS_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
+	$(top_srcdir)/src/philox.h \
 	$(top_srcdir)/src/vegas_point.h $(top_srcdir)/src/vegas_piece.h \
 	$(top_srcdir)/gpu/vegas_args.h $(top_srcdir)/gpu/vegas_kernel.cuh
-gpu/vegas_kernel_src.h: $(PAGANI_VEGAS_KERNEL_PARTS)
-	$(AM_V_GEN)mkdir -p gpu && { \
-	  printf '%s\n' '/* Generated from the sampling headers and gpu/vegas_kernel.cuh. */' \
-	    'static const char pagani_vegas_kernel_src[] ='; \
-	  for part in $(PAGANI_VEGAS_KERNEL_PARTS); do \
-	    printf '"#line 1 \\"%s\\"\\n"\n' `basename $$part`; \
-	    sed -e '/^#include/d' $$part | $(PAGANI_STRINGIFY); \
-	  done; \
-	  printf '%s\n' ';'; } > $@-t && mv -f $@-t $@
+gpu/vegas_kernel_src.h: $(PAGANI_VEGAS_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
+	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_vegas_kernel_src \
+	  'the sampling headers and gpu/vegas_kernel.cuh' $(PAGANI_VEGAS_KERNEL_PARTS)
 
 EXTRA_DIST += gpu/vegas_kernel.cuh gpu/vegas_scan.cu
 CLEANFILES += gpu/vegas_kernel_src.h

@@ -19,6 +19,7 @@
 #define PAGANI_H
 
 #include <stddef.h>
+#include <math.h> /* for PAGANI_INTEGRAND bodies, which use <math.h> */
 
 #ifdef __cplusplus
 extern "C" {

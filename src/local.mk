@@ -1,6 +1,7 @@
 # The host library: API, validation, the cubature driver, CPU backend.
 libpagani_la_SOURCES += \
 	src/backend.h \
+	src/hostdevice.h \
 	src/internal.h \
 	src/methods.h \
 	src/api.c \

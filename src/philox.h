@@ -27,16 +27,7 @@
 #ifndef PAGANI_PHILOX_H
 #define PAGANI_PHILOX_H
 
-/* PAGANI_HD: a static inline function for the host and the device. Shared
- * with the other sampling header (zinterhof.h); whichever comes first
- * defines it. */
-#ifndef PAGANI_HD
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-#define PAGANI_HD static __host__ __device__ __forceinline__
-#else
-#define PAGANI_HD static inline
-#endif
-#endif
+#include "hostdevice.h" /* PAGANI_HD */
 
 /* Fixed-width integers without <stdint.h> (NVRTC has no system headers). */
 typedef unsigned int pagani_u32;

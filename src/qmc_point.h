@@ -28,6 +28,7 @@
 #ifndef PAGANI_QMC_POINT_H
 #define PAGANI_QMC_POINT_H
 
+#include "hostdevice.h" /* PAGANI_DMUL, PAGANI_DADD */
 #include "zinterhof.h"
 
 #define PAGANI_QMC_TRANSFORM_NONE 0
@@ -36,14 +37,6 @@
 
 #if !defined(__CUDACC_RTC__)
 #include <math.h>   /* fabs; NVRTC has it built in */
-#endif
-
-#if defined(__CUDA_ARCH__)
-#define PAGANI_DMUL(a, b) __dmul_rn((a), (b))
-#define PAGANI_DADD(a, b) __dadd_rn((a), (b))
-#else
-#define PAGANI_DMUL(a, b) ((a) * (b))
-#define PAGANI_DADD(a, b) ((a) + (b))
 #endif
 
 /* phi(t) for the transform; multiplies *w by phi'(t). */

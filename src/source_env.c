@@ -47,9 +47,11 @@ static const char preamble[] =
     "    const double *p = (const double *)params;\n"
     "    (void)x; (void)n; (void)p;%s\n";
 static const char body_open[] = "    {\n#line 1 \"integrand\"\n";
-static const char body_close[] = "\n    }\n}\n";
+/* After the user's text, messages about the wrapper's own closing lines
+ * (say, an unclosed parenthesis) name the wrapper, not a user line. */
+static const char body_close[] = "\n#line 1 \"end-of-integrand\"\n    }\n}\n";
 static const char expr_open[] = "    return (\n#line 1 \"integrand\"\n";
-static const char expr_close[] = "\n    );\n}\n";
+static const char expr_close[] = "\n#line 1 \"end-of-integrand\"\n    );\n}\n";
 
 /* Whether `source` holds the token `return` outside comments and string or
  * character literals. */

@@ -10,17 +10,8 @@
 #ifndef PAGANI_VEGAS_POINT_H
 #define PAGANI_VEGAS_POINT_H
 
+#include "hostdevice.h" /* PAGANI_DMUL, PAGANI_DADD */
 #include "philox.h"
-
-#ifndef PAGANI_DMUL
-#if defined(__CUDA_ARCH__)
-#define PAGANI_DMUL(a, b) __dmul_rn((a), (b))
-#define PAGANI_DADD(a, b) __dadd_rn((a), (b))
-#else
-#define PAGANI_DMUL(a, b) ((a) * (b))
-#define PAGANI_DADD(a, b) ((a) + (b))
-#endif
-#endif
 
 /*
  * One axis of one sample. k: the cube's interval on this axis (0..g-1);

@@ -19,16 +19,7 @@
 #ifndef PAGANI_ZINTERHOF_H
 #define PAGANI_ZINTERHOF_H
 
-/* PAGANI_HD: a static inline function for the host and the device. Shared
- * with the other sampling header (philox.h); whichever comes first defines
- * it. */
-#ifndef PAGANI_HD
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-#define PAGANI_HD static __host__ __device__ __forceinline__
-#else
-#define PAGANI_HD static inline
-#endif
-#endif
+#include "hostdevice.h" /* PAGANI_HD */
 
 /* A 128-bit fraction of one: value (hi * 2^64 + lo) / 2^128. */
 typedef struct pagani_u128 {
