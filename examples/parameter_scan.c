@@ -30,6 +30,7 @@ static int scan(pagani_context *ctx, int n, pagani_method method, double epsrel)
 
     for (int i = 0; i < n; i++) hi[i] = 1.0;
     opt.epsrel = epsrel;
+    opt.epsabs = 0.0; /* the values get tiny: ask for relative accuracy only */
     for (; rc == PAGANI_OK && a <= 4.0; a *= 2) {
         pagani_result r;
         rc = pagani_integrand_set_params(f, &a, sizeof a);

@@ -94,6 +94,7 @@ typedef struct run {
     int iteration;            /* 0-based */
     double finished_value;    /* v_f */
     double finished_error;    /* e_f, all finished regions */
+    double classified_error;  /* the part of e_f finished by classify */
     double threshold_error;   /* the part of e_f finished by thresholds */
     double previous_value;
     long long capacity;
@@ -107,15 +108,15 @@ typedef struct run {
  *    epsrel * |V|; by the paper's Lemma 3.1 all such regions of a run add
  *    up to at most RELERR_SHARE of the target (integrands of one sign);
  *  - negligible regions (beyond the paper: the empty far field of a peaked
- *    integrand) are finished in iteration k >= 1 when E <= NEGLIGIBLE_SHARE
- *    * target / (k (k+1) count); as the k-th term of sum 1/(k(k+1)) = 1,
- *    all of them add up to at most NEGLIGIBLE_SHARE of the target;
+ *    integrand) are finished when E is below half of what the
+ *    classification's share (RELERR_SHARE + NEGLIGIBLE_SHARE) leaves,
+ *    divided among the regions: a geometric series within that share;
  *  - the threshold search may finish up to THRESHOLD_SHARE of it;
- * which leaves a tenth of the target to the active regions, always.
+ * which leaves a twentieth of the target to the active regions.
  */
-#define RELERR_SHARE 0.5
-#define NEGLIGIBLE_SHARE 0.1
-#define THRESHOLD_SHARE 0.3
+#define RELERR_SHARE 0.6
+#define NEGLIGIBLE_SHARE 0.2
+#define THRESHOLD_SHARE 0.15
 
 static double target_of(double value, const pagani_options *opt)
 {
@@ -124,9 +125,11 @@ static double target_of(double value, const pagani_options *opt)
 
 static double negligible_error(const run *r, const pagani_options *opt)
 {
+    double left;
     if (isnan(r->previous_value)) return 0.0;
-    return NEGLIGIBLE_SHARE * target_of(r->previous_value, opt) /
-           ((double)r->iteration * (r->iteration + 1.0) * (double)r->count);
+    left = (RELERR_SHARE + NEGLIGIBLE_SHARE) * target_of(r->previous_value, opt) -
+           r->classified_error;
+    return left > 0 ? 0.5 * left / (double)r->count : 0.0;
 }
 
 /* Decides what to finish after an unconverged iteration: returns the
@@ -176,7 +179,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     const int relerr_filter = !(opt->flags & PAGANI_FLAG_NO_RELERR_FILTER);
     pagani_rule *rule = NULL;
     cubature_job job;
-    run r = {0, 0, 0.0, 0.0, 0.0, NAN, 0};
+    run r = {0, 0, 0.0, 0.0, 0.0, 0.0, NAN, 0};
     int parts = initial_parts(n, opt->initial_splits);
     int rc;
 
@@ -260,6 +263,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         }
         r.finished_value += (s.value - s.active_value) + thr.value;
         r.finished_error += (s.error - s.active_error) + thr.error;
+        r.classified_error += s.error - s.active_error;
         r.threshold_error += thr.error;
         r.iteration = it + 1;
         r.previous_value = value;
