@@ -251,6 +251,14 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
             result->status = status;
             break;
         }
+        if (s.active == 0) {
+            /* Every region was finished, yet the target is not met: the
+             * estimate moved after the shares were spent. Split them all
+             * again rather than give up (E stays two-level refined). */
+            rc = ops->classify(ctx->backend_state, r.count, 0, 0, 0.0, 0.0, &s);
+            if (rc != PAGANI_OK) break;
+            threshold = -1.0;
+        }
         if (s.active - thr.count == 0) {
             result->status = PAGANI_NO_PROGRESS;
             break;
