@@ -96,7 +96,8 @@ typedef struct run {
     double finished_error;    /* e_f, all finished regions */
     double classified_error;  /* the part of e_f finished by classify */
     double threshold_error;   /* the part of e_f finished by thresholds */
-    double previous_value;
+    double previous_value;    /* the estimate of the last iteration */
+    double earlier_value;     /* and of the one before */
     long long capacity;
 } run;
 
@@ -110,7 +111,9 @@ typedef struct run {
  *  - negligible regions (beyond the paper: the empty far field of a peaked
  *    integrand) are finished when E is below half of what the
  *    classification's share (RELERR_SHARE + NEGLIGIBLE_SHARE) leaves,
- *    divided among the regions: a geometric series within that share;
+ *    divided among the regions: a geometric series within that share,
+ *    measured against the smaller of the last two estimates so that an
+ *    early overestimate does not inflate it;
  *  - the threshold search may finish up to THRESHOLD_SHARE of it;
  * which leaves a twentieth of the target to the active regions.
  */
@@ -126,8 +129,9 @@ static double target_of(double value, const pagani_options *opt)
 static double negligible_error(const run *r, const pagani_options *opt)
 {
     double left;
-    if (isnan(r->previous_value)) return 0.0;
-    left = (RELERR_SHARE + NEGLIGIBLE_SHARE) * target_of(r->previous_value, opt) -
+    if (isnan(r->earlier_value)) return 0.0;
+    left = (RELERR_SHARE + NEGLIGIBLE_SHARE) *
+               target_of(fmin(fabs(r->previous_value), fabs(r->earlier_value)), opt) -
            r->classified_error;
     return left > 0 ? 0.5 * left / (double)r->count : 0.0;
 }
@@ -179,7 +183,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     const int relerr_filter = !(opt->flags & PAGANI_FLAG_NO_RELERR_FILTER);
     pagani_rule *rule = NULL;
     cubature_job job;
-    run r = {0, 0, 0.0, 0.0, 0.0, 0.0, NAN, 0};
+    run r = {0, 0, 0.0, 0.0, 0.0, 0.0, NAN, NAN, 0};
     int parts = initial_parts(n, opt->initial_splits);
     int rc;
 
@@ -258,6 +262,10 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
             rc = ops->classify(ctx->backend_state, r.count, 0, 0, 0.0, 0.0, &s);
             if (rc != PAGANI_OK) break;
             threshold = -1.0;
+            if (s.active > r.capacity / 2) {
+                result->status = PAGANI_OUT_OF_CAPACITY;
+                break;
+            }
         }
         if (s.active - thr.count == 0) {
             result->status = PAGANI_NO_PROGRESS;
@@ -274,6 +282,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         r.classified_error += s.error - s.active_error;
         r.threshold_error += thr.error;
         r.iteration = it + 1;
+        r.earlier_value = r.previous_value;
         r.previous_value = value;
         rc = ops->filter_split(ctx->backend_state, r.count, threshold, &r.count);
     }
