@@ -120,10 +120,22 @@ typedef struct run {
 #define RELERR_SHARE 0.6
 #define NEGLIGIBLE_SHARE 0.2
 #define THRESHOLD_SHARE 0.15
+#define SETTLED_CHANGE 0.01
 
 static double target_of(double value, const pagani_options *opt)
 {
     return fmax(opt->epsrel * fabs(value), opt->epsabs);
+}
+
+/* Whether the estimate held still over the last iteration (within
+ * SETTLED_CHANGE). A region's estimate can be far off while the integrand's
+ * features are unresolved (the rules have negative weights), and regions
+ * finished by their relative error then can hold more than the final target:
+ * relative-error filtering waits until the total stops moving. */
+static int settled(const run *r)
+{
+    return !isnan(r->earlier_value) &&
+           fabs(r->previous_value - r->earlier_value) <= SETTLED_CHANGE * fabs(r->previous_value);
 }
 
 static double negligible_error(const run *r, const pagani_options *opt)
@@ -226,7 +238,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         if ((rc = ops->evaluate(ctx->backend_state, r.count)) != PAGANI_OK) break;
         /* Nothing is finished on the raw first-iteration errors either. */
         rc = ops->classify(ctx->backend_state, r.count, it > 0,
-                           relerr_filter && it > 0, RELERR_SHARE * opt->epsrel,
+                           relerr_filter && settled(&r), RELERR_SHARE * opt->epsrel,
                            negligible_error(&r, opt), &s);
         if (rc != PAGANI_OK) break;
         if (s.nonfinite_region >= 0) {
