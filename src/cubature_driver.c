@@ -97,7 +97,8 @@ typedef struct run {
     double classified_error;  /* the part of e_f finished by classify */
     double threshold_error;   /* the part of e_f finished by thresholds */
     double previous_value;    /* the estimate of the last iteration */
-    double earlier_value;     /* and of the one before */
+    double previous_error;    /* and its error */
+    double earlier_value;     /* the estimate of the one before */
     long long capacity;
 } run;
 
@@ -112,8 +113,7 @@ typedef struct run {
  *    integrand) are finished when E is below half of what the
  *    classification's share (RELERR_SHARE + NEGLIGIBLE_SHARE) leaves,
  *    divided among the regions: a geometric series within that share,
- *    measured against the smaller of the last two estimates so that an
- *    early overestimate does not inflate it;
+ *    measured against |v| - e, the least the integral is estimated to be;
  *  - the threshold search may finish up to THRESHOLD_SHARE of it;
  * which leaves a twentieth of the target to the active regions.
  */
@@ -130,8 +130,8 @@ static double target_of(double value, const pagani_options *opt)
 /* Whether the estimate held still over the last iteration (within
  * SETTLED_CHANGE). A region's estimate can be far off while the integrand's
  * features are unresolved (the rules have negative weights), and regions
- * finished by their relative error then can hold more than the final target:
- * relative-error filtering waits until the total stops moving. */
+ * finished by their relative error then can hold more than the final
+ * target: relative-error filtering waits until the total stops moving. */
 static int settled(const run *r)
 {
     return !isnan(r->earlier_value) &&
@@ -140,10 +140,12 @@ static int settled(const run *r)
 
 static double negligible_error(const run *r, const pagani_options *opt)
 {
-    double left;
-    if (isnan(r->earlier_value)) return 0.0;
-    left = (RELERR_SHARE + NEGLIGIBLE_SHARE) *
-               target_of(fmin(fabs(r->previous_value), fabs(r->earlier_value)), opt) -
+    double floor_value, left;
+    if (isnan(r->previous_value)) return 0.0;
+    /* The target from a value the estimate is sure to exceed, so that an
+     * early overestimate does not inflate the share. */
+    floor_value = fmax(fabs(r->previous_value) - r->previous_error, 0.0);
+    left = (RELERR_SHARE + NEGLIGIBLE_SHARE) * target_of(floor_value, opt) -
            r->classified_error;
     return left > 0 ? 0.5 * left / (double)r->count : 0.0;
 }
@@ -195,7 +197,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     const int relerr_filter = !(opt->flags & PAGANI_FLAG_NO_RELERR_FILTER);
     pagani_rule *rule = NULL;
     cubature_job job;
-    run r = {0, 0, 0.0, 0.0, 0.0, 0.0, NAN, NAN, 0};
+    run r = {0, 0, 0.0, 0.0, 0.0, 0.0, NAN, NAN, NAN, 0};
     int parts = initial_parts(n, opt->initial_splits);
     int rc;
 
@@ -296,6 +298,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         r.iteration = it + 1;
         r.earlier_value = r.previous_value;
         r.previous_value = value;
+        r.previous_error = error;
         rc = ops->filter_split(ctx->backend_state, r.count, threshold, &r.count);
     }
     pagani_rule_destroy(rule);
