@@ -32,7 +32,10 @@ int pagani_threshold_search(const cubature_ops *ops, void *state,
         /* Finished this iteration: by the classification, plus under t;
          * the budget is the thresholds' own, so only theirs counts. */
         finished = (pr->regions - s->active) + st.count;
-        if (2 * finished > pr->regions && s->active - st.count <= pr->max_kept) {
+        /* Success leaves some region active: finishing them all would end
+         * the run whatever the total error. */
+        if (2 * finished > pr->regions && s->active - st.count <= pr->max_kept &&
+            st.count < s->active) {
             if (st.error <= share * pr->budget) {
                 *threshold = t;
                 *stats = st;
