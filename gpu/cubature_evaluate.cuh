@@ -194,7 +194,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     int k = 0;
     if (PAGANI_N >= 2 && consts[PAGANI_EVC_RATIO] != 0.0) {
         const double diff = lane < PAGANI_N
-            ? pagani_gpu_fourth_difference(PAGANI_N, consts[PAGANI_EVC_RATIO], fd, lane)
+            ? pagani_fourth_difference(PAGANI_N, consts[PAGANI_EVC_RATIO], fd, lane)
             : 0.0;
         const double dmax = pagani_warp_max(diff);
         if (dmax > 0.0) {

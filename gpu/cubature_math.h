@@ -15,14 +15,16 @@
  *   pagani_rule_estimate and pagani_rule_split_axis (rules/estimate.c),
  *   reading the constants table instead of a pagani_rule.
  *
- * NVRTC compiles this without headers: its one #include (src/hostdevice.h,
- * PAGANI_HD) is pasted in front of it instead (build-aux/kernel-src). C
+ * NVRTC compiles this without headers: its #includes (src/hostdevice.h,
+ * rules/fourth_difference.h) are pasted in front of it instead
+ * (build-aux/kernel-src). C
  * callers include <math.h> first.
  */
 #ifndef PAGANI_GPU_CUBATURE_MATH_H
 #define PAGANI_GPU_CUBATURE_MATH_H
 
 #include "hostdevice.h" /* PAGANI_HD */
+#include "rules/fourth_difference.h"
 
 #ifdef __CUDA_ARCH__
 #define PAGANI_NO_UNROLL _Pragma("unroll 1") /* spares ~20 registers */
@@ -123,20 +125,6 @@ PAGANI_HD void pagani_gpu_estimate(const double *consts, int nsets, int model,
                                 pagani_gpu_null_error(consts, nsets, r, 3));
 }
 
-/* The fourth difference along axis d from f at the explicit points
- * 0 .. 4n, 0 when within 8 ulps of its terms (rounding, not curvature). */
-PAGANI_HD double pagani_gpu_fourth_difference(int n, double ratio, const double *f, int d)
-{
-    const double eps = 2.220446049250313080847e-16; /* DBL_EPSILON */
-    double fa = f[1 + 2 * d] + f[2 + 2 * d];
-    double fb = f[1 + 2 * n + 2 * d] + f[2 + 2 * n + 2 * d];
-    double t0 = 2.0 * (1.0 - ratio) * f[0];
-    double diff = fabs(t0 + ratio * fa - fb);
-    double mag = fabs(t0) + ratio * (fabs(f[1 + 2 * d]) + fabs(f[2 + 2 * d])) +
-                 fabs(f[1 + 2 * n + 2 * d]) + fabs(f[2 + 2 * n + 2 * d]);
-    return diff <= 8.0 * eps * mag ? 0.0 : diff;
-}
-
 /* Split axis from f at the explicit points 0 .. 4n and the widths: the
  * arithmetic of pagani_rule_split_axis (the first axis of the largest
  * fourth difference; the first widest axis when all are zero). */
@@ -148,7 +136,7 @@ PAGANI_HD int pagani_gpu_split_axis(int n, double ratio, const double *f,
 
     if (n < 2) return 0;
     for (int d = 0; d < n; d++) {
-        double diff = pagani_gpu_fourth_difference(n, ratio, f, d);
+        double diff = pagani_fourth_difference(n, ratio, f, d);
         if (diff > dmax) {
             dmax = diff;
             axis = d;

@@ -38,7 +38,8 @@ NVCC_FLAGS = -O3 -std=c++17 $(CUDA_GENCODE) -DHAVE_CONFIG_H \
 gpu/cuda_cubature.lo: gpu/cubature_kernel_src.h $(top_srcdir)/gpu/cuda_internal.h \
 	$(top_srcdir)/gpu/cuda_module.h $(top_srcdir)/gpu/cuda_integrand.h \
 	$(top_srcdir)/gpu/rule_pack.h \
-	$(top_srcdir)/gpu/cubature_math.h $(top_srcdir)/src/backend.h \
+	$(top_srcdir)/gpu/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
+	$(top_srcdir)/src/backend.h \
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
 endif
 
@@ -50,7 +51,7 @@ PAGANI_KERNEL_SRC = $(SHELL) $(top_srcdir)/build-aux/kernel-src
 PAGANI_KERNEL_SRC_DEP = $(top_srcdir)/build-aux/kernel-src
 
 PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
-	$(top_srcdir)/gpu/cubature_math.h $(top_srcdir)/gpu/cubature_evaluate.cuh
+	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/gpu/cubature_math.h $(top_srcdir)/gpu/cubature_evaluate.cuh
 gpu/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
 	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_cubature_kernel_src \
 	  'gpu/cubature_math.h and gpu/cubature_evaluate.cuh' $(PAGANI_CUBATURE_KERNEL_PARTS)

@@ -3,10 +3,10 @@
  * (DCUHRE null-rule model or Kronrod - Gauss), and the axis to split it
  * along (fourth differences), as cubature-rules.md gives them.
  */
-#include <float.h>
 #include <math.h>
 
 #include "rules/rules.h"
+#include "rules/fourth_difference.h"
 
 /* E_k = max over sets s of |r_{k+1} + scale(s,k) r_k| norm(s,k). */
 static double null_error(const pagani_rule *rule, const double *r, int k)
@@ -40,10 +40,8 @@ void pagani_rule_estimate(const pagani_rule *rule, const double sums[5],
         *error = volume * rule->c2 * fmax(e1, fmax(e2, e3));
 }
 
-/* A fourth difference within rounding of its terms (8 ulps of their
- * magnitude) counts as zero, in the spirit of DCUHRE's "ignore differences
- * below roundoff": so a function with no fourth-order variation (a
- * constant, a quadratic) is split along its widest axis, not by noise. */
+/* The first axis of the largest fourth difference; the first widest axis
+ * when all are zero (fourth_difference.h). */
 int pagani_rule_split_axis(const pagani_rule *rule, const double *f,
                            const double *width)
 {
@@ -53,13 +51,7 @@ int pagani_rule_split_axis(const pagani_rule *rule, const double *f,
     if (n < 2) return 0;
     ratio = (rule->split_b / rule->split_a) * (rule->split_b / rule->split_a);
     for (int d = 0; d < n; d++) {
-        double fa = f[1 + 2 * d] + f[2 + 2 * d];
-        double fb = f[1 + 2 * n + 2 * d] + f[2 + 2 * n + 2 * d];
-        double t0 = 2.0 * (1.0 - ratio) * f[0];
-        double diff = fabs(t0 + ratio * fa - fb);
-        double mag = fabs(t0) + ratio * (fabs(f[1 + 2 * d]) + fabs(f[2 + 2 * d])) +
-                     fabs(f[1 + 2 * n + 2 * d]) + fabs(f[2 + 2 * n + 2 * d]);
-        if (diff <= 8.0 * DBL_EPSILON * mag) diff = 0.0;
+        double diff = pagani_fourth_difference(n, ratio, f, d);
         if (diff > dmax) {
             dmax = diff;
             axis = d;

@@ -3,6 +3,7 @@
 libpagani_la_SOURCES += \
 	rules/rules.h \
 	rules/rule_table.h \
+	rules/fourth_difference.h \
 	rules/rule.c \
 	rules/expand.c \
 	rules/estimate.c \
