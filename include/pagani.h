@@ -75,7 +75,8 @@ typedef enum pagani_status {
     PAGANI_MAX_ITERATIONS,   /* iteration limit reached first */
     PAGANI_MAX_EVALUATIONS,  /* evaluation limit reached first */
     PAGANI_OUT_OF_CAPACITY,  /* region list full: the memory budget is spent */
-    PAGANI_NO_PROGRESS,      /* nothing left to refine (e.g. all finished) */
+    PAGANI_NO_PROGRESS,      /* nothing left to refine, or the error of the
+                                finished regions alone exceeds the target */
     PAGANI_CHI2_TOO_LARGE,   /* Monte Carlo iterations disagree (chi2/dof) */
     PAGANI_NO_SIGNAL         /* all samples zero/no variance: error meaningless */
 } pagani_status;

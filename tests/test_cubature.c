@@ -28,6 +28,10 @@ static const suite_case cases[] = {
     {6, 6, 1e-3, 0}, {6, 6, 1e-5, 0},
     {7, 8, 1e-3, 0}, {7, 8, 1e-5, 0},
     {8, 8, 1e-3, 0}, {8, 8, 1e-6, 0},
+    /* Sign-changing, with the relative-error filter: the classification
+     * must keep to its share of the target (it ran out of memory at 1e-8
+     * when it did not). */
+    {1, 5, 1e-8, 0}, {1, 5, 1e-9, 0},
     /* The slow ones on a CPU: tens of seconds each on two cores. */
     {2, 6, 1e-3, 0},
     {1, 8, 1e-2, PAGANI_FLAG_NO_RELERR_FILTER},

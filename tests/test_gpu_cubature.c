@@ -69,9 +69,10 @@ static void suite(pagani_context *ctx)
         int digits; /* tolerances 1e-3 .. 1e-digits */
     } cases[] = {
         {1, 8, PAGANI_FLAG_NO_RELERR_FILTER, 4},
+        {1, 5, 0, 9},
         {2, 6, 0, 6},
         {3, 3, 0, 6},
-        {3, 8, 0, 6},
+        {3, 8, 0, 9}, /* one digit beyond the original PAGANI */
         {4, 5, 0, 6},
         {5, 5, 0, 6},
         {6, 6, 0, 6},
