@@ -38,9 +38,9 @@ __device__ __forceinline__ double pagani_warp_max(double v)
 /*
  * One region per group of shape.tpr threads (a whole number of warps);
  * blockDim.x / tpr groups per block, so small rules put several regions in
- * a block. A region's box is read from the list, or, when the list holds
- * parents (shape.implicit), derived from parent region / 2 and its split
- * axis. Thread `lane` of a group takes rule points lane, lane + tpr, ...:
+ * a block. A region's box is read from the list (lower corner, and the
+ * halving levels of shape.widths), or, when the list holds parents
+ * (shape.implicit), derived from parent region / 2 and its split axis. Thread `lane` of a group takes rule points lane, lane + tpr, ...:
  * explicit points from the dense offset table (one coalesced load per
  * coordinate), then the 2^n corners generated from the bits of the point
  * index. Each thread keeps the five weighted sums r_0..r_4; a warp-shuffle
@@ -56,7 +56,7 @@ __device__ __forceinline__ double pagani_warp_max(double v)
  */
 extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate(const double *__restrict__ lower,
-                         const double *__restrict__ width,
+                         const short *__restrict__ level,
                          const signed char *__restrict__ parent_axis,
                          long long stride, long long count,
                          const double *__restrict__ dense,
@@ -97,8 +97,9 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         if (shape.implicit) split = parent_axis[src];
 #pragma unroll
         for (int d = 0; d < PAGANI_N; d++) {
-            double l = lower[d * stride + src], w = width[d * stride + src];
-            pagani_gpu_child_box(d, split, side, &l, &w);
+            double l = lower[d * stride + src], w;
+            pagani_gpu_child_box(d, split, side, shape.widths.initial[d],
+                                 level[d * stride + src], &l, &w);
             h[d] = w;
             c[d] = l + 0.5 * w;
         }
@@ -201,10 +202,9 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
             k = __ffs(__ballot_sync(0xffffffffu, diff == dmax)) - 1;
         } else {
             double l = 0.0, wd = -1.0;
-            if (lane < PAGANI_N) {
-                wd = width[lane * stride + src];
-                pagani_gpu_child_box(lane, split, side, &l, &wd);
-            }
+            if (lane < PAGANI_N)
+                pagani_gpu_child_box(lane, split, side, shape.widths.initial[lane],
+                                     level[lane * stride + src], &l, &wd);
             const double wmax = pagani_warp_max(wd);
             k = __ffs(__ballot_sync(0xffffffffu, wd == wmax)) - 1;
         }

@@ -9,8 +9,10 @@
  * - The packed rule layout: the explicit points of a pagani_rule as a
  *   dense table of offsets, transposed so that consecutive points are
  *   adjacent, each point's weight tuple, and one table of constants.
- * - How a region's box follows from its parent's (regions are stored as
- *   the halves of their parents).
+ * - How a region's box follows from its list entry: a lower corner and,
+ *   per axis, how often the initial width was halved (widths are the
+ *   initial ones over powers of two), and, when the list holds parents,
+ *   which half of the parent it is.
  * - pagani_gpu_estimate and pagani_gpu_split_axis: the same arithmetic as
  *   pagani_rule_estimate and pagani_rule_split_axis (rules/estimate.c),
  *   reading the constants table instead of a pagani_rule.
@@ -53,6 +55,19 @@
 #define PAGANI_GPU_ERROR_DCUHRE 0
 #define PAGANI_GPU_ERROR_KRONROD 1
 
+/* Most axes of a cubature region (PAGANI_MAX_CUBATURE_DIM). */
+#define PAGANI_GPU_MAX_DIM 20
+
+/* Halvings beyond this leave every finite width 0 (2^1024 / 2^2100 is
+ * below the smallest double), so a level saturates here. */
+#define PAGANI_GPU_MAX_LEVEL 2100
+
+/* The widths of the initial regions, passed by value to the kernels: a
+ * region's width along d is initial[d] / 2^level[d], exact in doubles. */
+typedef struct pagani_gpu_widths {
+    double initial[PAGANI_GPU_MAX_DIM];
+} pagani_gpu_widths;
+
 /* The integer shape of a packed rule and of one launch, passed by value to
  * the evaluate kernel (same layout for nvcc, NVRTC and the C compiler). */
 typedef struct pagani_eval_shape {
@@ -64,18 +79,25 @@ typedef struct pagani_eval_shape {
     int error_model;    /* PAGANI_GPU_ERROR_* */
     int tpr;            /* threads per region: 32, 64, 128 or 256 */
     int implicit;       /* regions are the halves of the listed parents */
+    pagani_gpu_widths widths; /* of the job's initial regions */
 } pagani_eval_shape;
 
-/* Coordinate d of a region's box: from the listed box itself, or, when the
- * list holds parents (implicit), from half `side` (0 lower, 1 upper) of
- * the parent split along axis `split` -- the same arithmetic as the split
- * that made the region (l + w/2, w/2). */
-PAGANI_HD void pagani_gpu_child_box(int d, int split, int side, double *l, double *w)
+/* The halving level of a child along axis d: one more on the split axis. */
+PAGANI_HD int pagani_gpu_child_level(int d, int split, int level)
 {
-    if (d == split) {
-        *w = *w * 0.5;
-        if (side) *l = *l + *w;
-    }
+    return d == split && level < PAGANI_GPU_MAX_LEVEL ? level + 1 : level;
+}
+
+/* Coordinate d of a region's box from a list entry (lower corner *l,
+ * halving level `level` of the initial width w0): the entry itself, or,
+ * when the list holds parents (split >= 0), its half `side` (0 lower, 1
+ * upper) along axis `split`. The width w0 / 2^level is exact (ldexp), so
+ * this is the arithmetic of halving the parent's width, l + w/2 and w/2. */
+PAGANI_HD void pagani_gpu_child_box(int d, int split, int side, double w0, int level,
+                                    double *l, double *w)
+{
+    *w = ldexp(w0, -pagani_gpu_child_level(d, split, level));
+    if (d == split && side) *l = *l + *w;
 }
 
 /* One term of the null-rule error E_k (k = 1..3) for set s:

@@ -67,21 +67,29 @@ static int same_math(const pagani_rule *r, const pagani_packed_rule *p)
     return 1;
 }
 
-/* A region's box from its parent's: what the split writes (lo, lo + w/2
- * and w/2 along the split axis, the parent's elsewhere). */
+/* A region's box from its parent's entry (lower corner, halving level of
+ * the initial width): what halving the parent's width gives (lo, lo + w/2
+ * and w/2 along the split axis, the parent's elsewhere), bit for bit; and
+ * the level saturates where every width is 0. */
 static int same_children(void)
 {
     for (int trial = 0; trial < 1000; trial++) {
-        double lo = (uniform() - 0.5) * 100, w = uniform() * pow(2.0, -(trial % 60));
+        double w0 = 0.1 + 10 * uniform(), lo = (uniform() - 0.5) * 100, w = w0;
+        int level = trial % 60;
+        for (int k = 0; k < level; k++) w /= 2;
         for (int side = 0; side < 2; side++) {
-            double l = lo, ww = w, l2 = lo, w2 = w;
-            pagani_gpu_child_box(3, 3, side, &l, &ww);
-            pagani_gpu_child_box(2, 3, side, &l2, &w2);
-            if (ww != w / 2 || l != (side ? lo + w / 2 : lo) || l2 != lo || w2 != w)
+            double l = lo, ww, l2 = lo, w2, l3 = lo, w3;
+            pagani_gpu_child_box(3, 3, side, w0, level, &l, &ww);
+            pagani_gpu_child_box(2, 3, side, w0, level, &l2, &w2);
+            pagani_gpu_child_box(3, -1, side, w0, level, &l3, &w3);
+            if (ww != w / 2 || l != (side ? lo + w / 2 : lo) || l2 != lo || w2 != w ||
+                l3 != lo || w3 != w || pagani_gpu_child_level(3, 3, level) != level + 1 ||
+                pagani_gpu_child_level(2, 3, level) != level)
                 return 0;
         }
     }
-    return 1;
+    return pagani_gpu_child_level(0, 0, PAGANI_GPU_MAX_LEVEL) == PAGANI_GPU_MAX_LEVEL &&
+           ldexp(1.7e308, -PAGANI_GPU_MAX_LEVEL) == 0.0;
 }
 
 int main(void)
