@@ -20,6 +20,10 @@
 
 #define DEFAULT_MAX_ITERATIONS 200
 #define DEFAULT_CPU_BUDGET ((size_t)1 << 30)
+/* Most regions of one list: the CUDA backend scans them with int indices
+ * (CUB); without this cap a GPU of 141 GB would hold more in 1 or 2
+ * dimensions. */
+#define MAX_REGIONS ((long long)1 << 30)
 
 /* Parts per axis of the first uniform split (the original's choice). */
 static int initial_parts(int n, int requested)
@@ -36,7 +40,8 @@ static long long region_capacity(pagani_context *ctx, int n)
         size_t free_bytes = ctx->backend->free_memory(ctx->backend_state);
         budget = free_bytes ? free_bytes / 10 * 8 : DEFAULT_CPU_BUDGET;
     }
-    return (long long)(budget / ctx->backend->cubature->bytes_per_region(n));
+    long long regions = (long long)(budget / ctx->backend->cubature->bytes_per_region(n));
+    return regions < MAX_REGIONS ? regions : MAX_REGIONS;
 }
 
 /* Uploads the box split into parts^n equal regions. */
