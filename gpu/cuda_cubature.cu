@@ -305,10 +305,11 @@ typedef thrust::transform_iterator<keep_op, thrust::counting_iterator<int>, int>
 
 /*
  * One thread per region: a kept region i (scan[i] = j, its rank among the
- * kept) becomes parent j of the next list: its box (read, or derived from
- * its own parent when the list is implicit) goes to slot j of the other
- * buffer with its split axis, and its value to parent[j] for the next
- * two-level error. Its halves, regions 2j and 2j+1, are never stored.
+ * kept) becomes parent j of the next list: its box (lower corner and
+ * halving levels, read, or derived from its own parent when the list is
+ * implicit) goes to slot j of the other buffer with its split axis, and
+ * its value to parent[j] for the next two-level error. Its halves,
+ * regions 2j and 2j+1, are never stored.
  */
 __global__ void __launch_bounds__(RED_THREADS)
 split_kernel(int n, long long stride, long long count, int implicit, pagani_gpu_widths widths,

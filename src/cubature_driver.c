@@ -130,7 +130,7 @@ typedef struct run {
 #define NEGLIGIBLE_SHARE 0.2
 #define THRESHOLD_SHARE 0.15
 #define SETTLED_CHANGE 0.01
-#define MAX_HALVINGS 8
+#define MAX_HALVINGS 8 /* then an overspending iteration finishes nothing */
 
 static double target_of(double value, const pagani_options *opt)
 {
