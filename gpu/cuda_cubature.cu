@@ -17,9 +17,10 @@
  * Nothing is allocated per iteration.
  *
  * Round trips: classify one per iteration; threshold_stats, during the
- * driver's threshold search, one sort per iteration for lists of up to
- * SORT_STATS_MAX regions (then each candidate is a binary search on the
- * host), else one per candidate; filter_split none when the kept count is
+ * driver's threshold search, one sorted copy per iteration for lists of
+ * up to SORT_STATS_MAX regions (ranked in one kernel up to SMALL_SORT_MAX;
+ * then each candidate is a binary search on the host), else one per
+ * candidate; filter_split none when the kept count is
  * known from those (the usual case).
  *
  * Determinism: every sum is a fixed tree over fixed block partials (no
@@ -50,6 +51,7 @@
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
 #define SORT_STATS_MAX 131072 /* threshold statistics from a sorted copy up to
                                  this many regions, else a reduction each */
+#define SMALL_SORT_MAX 4096   /* sorted statistics by ranking up to this many */
 
 /* ---- sums ------------------------------------------------------------ */
 
@@ -273,8 +275,57 @@ threshold_kernel(const double *__restrict__ value, const double *__restrict__ er
         res->thr = total;
 }
 
-/* Keys and values for sorting by error: an active region's E, an inactive
- * one's a NaN (sorted after every number, +inf included), and V. One
+/* The sort key of region i: an active region's E, an inactive one's a NaN
+ * (sorted after every number, +inf included). */
+__device__ __forceinline__ double sort_key(const double *error, const unsigned char *active,
+                                           long long i)
+{
+    return active[i] ? error[i] : __longlong_as_double(0x7ff8000000000000LL);
+}
+
+/*
+ * The sorted statistics of a list of at most SMALL_SORT_MAX regions in one
+ * launch, by ranking instead of sorting: one warp per region i, its lanes
+ * striding over all regions j, counts the active regions ordered before or
+ * at i (by E, ties by index, as a stable sort orders them) and sums their V
+ * and E; a fixed shuffle tree combines the lanes. Lane 0 writes, at i's
+ * rank, E_i and the two prefix sums (pitch SORT_STATS_MAX). Inactive
+ * regions are left out. Quadratic work, but spread over the whole GPU: at
+ * these sizes far quicker than a sort, which would run on one SM or take
+ * several launches.
+ */
+__global__ void __launch_bounds__(RED_THREADS)
+rank_stats_kernel(const double *__restrict__ value, const double *__restrict__ error,
+                  const unsigned char *__restrict__ active, long long count,
+                  double *__restrict__ sorted)
+{
+    const int lane = threadIdx.x & 31;
+    const long long i = (long long)blockIdx.x * (RED_THREADS / 32) + threadIdx.x / 32;
+    if (i >= count || !active[i]) return; /* the whole warp */
+    const double ei = error[i];
+    long long before = 0;
+    double sv = 0.0, se = 0.0;
+    for (long long j = lane; j < count; j += 32) {
+        const double ej = error[j];
+        if (active[j] && (ej < ei || (ej == ei && j <= i))) {
+            before++;
+            sv += value[j];
+            se += ej;
+        }
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        before += __shfl_down_sync(0xffffffffu, before, offset);
+        sv += __shfl_down_sync(0xffffffffu, sv, offset);
+        se += __shfl_down_sync(0xffffffffu, se, offset);
+    }
+    if (lane == 0) {
+        sorted[before - 1] = ei;
+        sorted[SORT_STATS_MAX + before - 1] = sv;
+        sorted[2 * SORT_STATS_MAX + before - 1] = se;
+    }
+}
+
+/* Keys (sort_key) and values (V) for the device sort of larger lists. One
  * thread per region. */
 __global__ void __launch_bounds__(RED_THREADS)
 sort_keys_kernel(const double *__restrict__ value, const double *__restrict__ error,
@@ -283,7 +334,7 @@ sort_keys_kernel(const double *__restrict__ value, const double *__restrict__ er
 {
     const long long i = (long long)blockIdx.x * RED_THREADS + threadIdx.x;
     if (i >= count) return;
-    keys[i] = active[i] ? error[i] : __longlong_as_double(0x7ff8000000000000LL);
+    keys[i] = sort_key(error, active, i);
     values[i] = value[i];
 }
 
@@ -390,7 +441,8 @@ struct cuda_cubature {
      * the active errors sorted on the device, with prefix sums of V and E
      * in that order, copied once per classify to the host, where each
      * candidate threshold is a binary search. */
-    double *sort_buf;          /* device: 6 arrays of SORT_STATS_MAX */
+    double *sort_buf;          /* device: 6 arrays of SORT_STATS_MAX: keys,
+                                  values, sorted values, then as on the host */
     void *sort_temp, *psum_temp;
     size_t sort_temp_bytes, psum_temp_bytes;
     double *host_sorted;       /* pinned: sorted E, prefix V, prefix E */
@@ -747,13 +799,15 @@ static int cu_classify(void *state, long long count, int has_parents, int relerr
 }
 
 /* The sorted copy of the active errors (see sort_buf), made once per
- * classify: scratch is allocated on first use, once per context. */
+ * classify: ranks for small lists, else CUB's device sort and scans; one
+ * transfer either way. Scratch is allocated on first use, once
+ * per context. */
 static int sort_errors(cuda_state *st, long long count)
 {
     cuda_cubature *c = st->cubature;
     pagani_context *ctx = st->ctx;
     const long long m = SORT_STATS_MAX;
-    double *keys, *keys_out, *values, *values_out, *pref_v, *pref_e;
+    double *keys, *values, *values_out, *sorted;
     const long long na = c->active_count;
 
     if (!c->host_sorted)
@@ -776,34 +830,36 @@ static int sort_errors(cuda_state *st, long long count)
         c->psum_temp_bytes = psum_bytes;
     }
     keys = c->sort_buf;
-    keys_out = keys + m;
-    values = keys + 2 * m;
-    values_out = keys + 3 * m;
-    pref_v = keys + 4 * m;
-    pref_e = keys + 5 * m;
-    sort_keys_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
-                       st->stream>>>(c->value, c->error, c->active, count, keys, values);
-    CUDA_TRY(ctx, cudaGetLastError());
-    {
+    values = keys + m;
+    values_out = keys + 2 * m;
+    sorted = keys + 3 * m; /* sorted E, prefix V, prefix E: pitch m, as on the host */
+    if (count <= SMALL_SORT_MAX) {
+        const long long warps_per_block = RED_THREADS / 32;
+        rank_stats_kernel<<<(unsigned)((count + warps_per_block - 1) / warps_per_block),
+                            RED_THREADS, 0, st->stream>>>(c->value, c->error, c->active,
+                                                          count, sorted);
+        CUDA_TRY(ctx, cudaGetLastError());
+    } else {
         size_t bytes = c->sort_temp_bytes;
-        CUDA_TRY(ctx, cub::DeviceRadixSort::SortPairs(c->sort_temp, bytes, keys, keys_out,
+        sort_keys_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS,
+                           0, st->stream>>>(c->value, c->error, c->active, count, keys, values);
+        CUDA_TRY(ctx, cudaGetLastError());
+        CUDA_TRY(ctx, cub::DeviceRadixSort::SortPairs(c->sort_temp, bytes, keys, sorted,
                                                       values, values_out, (int)count, 0, 64,
                                                       st->stream));
+        if (na > 0) {
+            bytes = c->psum_temp_bytes;
+            CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(c->psum_temp, bytes, values_out,
+                                                        sorted + m, (int)na, st->stream));
+            bytes = c->psum_temp_bytes;
+            CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(c->psum_temp, bytes, sorted,
+                                                        sorted + 2 * m, (int)na, st->stream));
+        }
     }
-    if (na > 0) {
-        size_t bytes = c->psum_temp_bytes;
-        CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(c->psum_temp, bytes, values_out, pref_v,
-                                                    (int)na, st->stream));
-        bytes = c->psum_temp_bytes;
-        CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(c->psum_temp, bytes, keys_out, pref_e,
-                                                    (int)na, st->stream));
-        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_sorted, keys_out, na * sizeof(double),
-                                      cudaMemcpyDeviceToHost, st->stream));
-        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_sorted + m, pref_v, na * sizeof(double),
-                                      cudaMemcpyDeviceToHost, st->stream));
-        CUDA_TRY(ctx, cudaMemcpyAsync(c->host_sorted + 2 * m, pref_e, na * sizeof(double),
-                                      cudaMemcpyDeviceToHost, st->stream));
-    }
+    if (na > 0)
+        CUDA_TRY(ctx, cudaMemcpy2DAsync(c->host_sorted, m * sizeof(double), sorted,
+                                        m * sizeof(double), na * sizeof(double), 3,
+                                        cudaMemcpyDeviceToHost, st->stream));
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
     c->sorted_count = na;
     return PAGANI_OK;

@@ -205,16 +205,18 @@ static void faults(pagani_context *ctx)
 }
 
 /*
- * The backend's threshold statistics (a sorted copy for short lists, a
- * reduction per call for long ones) count exactly the regions that
+ * The backend's threshold statistics (a sorted copy for short lists, made
+ * by ranking or by the device sort, a reduction per call for long ones)
+ * count exactly the regions that
  * filter_split then finishes: after statistics for t1 and then t2, a split
  * at t1 must keep 2 * (active - count(t1)) regions (the split counts them
  * on the device). Driven through the backend's operations on a uniform
- * split of f4 in 5D: 10^5 and 12^5 regions (below and above 131072).
+ * split of f4 in 5D: 5^5, 10^5 and 12^5 regions (ranked, sorted,
+ * and counted per call).
  */
 static void threshold_consistency(pagani_context *ctx)
 {
-    static const int parts_list[] = {10, 12};
+    static const int parts_list[] = {5, 10, 12};
     for (size_t k = 0; k < sizeof parts_list / sizeof parts_list[0]; k++) {
         const int n = 5, parts = parts_list[k];
         const cubature_ops *ops = ctx->backend->cubature;
