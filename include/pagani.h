@@ -78,7 +78,8 @@ typedef enum pagani_status {
     PAGANI_NO_PROGRESS,      /* nothing left to refine, or the error of the
                                 finished regions alone exceeds the target */
     PAGANI_CHI2_TOO_LARGE,   /* Monte Carlo iterations disagree (chi2/dof) */
-    PAGANI_NO_SIGNAL         /* all samples zero/no variance: error meaningless */
+    PAGANI_NO_SIGNAL,        /* all samples zero/no variance: error meaningless */
+    PAGANI_STOPPED           /* the progress callback asked to stop */
 } pagani_status;
 
 /* Cubature flags (pagani_options.flags). */
@@ -126,9 +127,12 @@ typedef struct pagani_context pagani_context;
 typedef struct pagani_integrand pagani_integrand;
 
 /* Called once per iteration when set in the options; returning non-zero
- * stops the integration (status PAGANI_MAX_ITERATIONS). `size` is the
- * active regions (cubature), the sub-cubes (Vegas) or the points per shift
- * (QMC); estimate and error are the running totals. */
+ * stops the integration after that iteration with status PAGANI_STOPPED
+ * and, as the result, the estimate and error just passed (unless that
+ * iteration converged; Vegas and QMC say PAGANI_NO_SIGNAL instead when the
+ * samples carry none, as they do after a limit). `size` is the active regions (cubature), the sub-cubes
+ * (Vegas) or the points per shift (QMC); estimate and error are the
+ * running totals. */
 typedef int (*pagani_progress_fn)(int iteration, long long size,
                                   double estimate, double error, void *data);
 

@@ -255,6 +255,7 @@ const char *pagani_status_name(pagani_status status)
     case PAGANI_NO_PROGRESS: return "no further progress possible";
     case PAGANI_CHI2_TOO_LARGE: return "iterations inconsistent (chi2/dof too large)";
     case PAGANI_NO_SIGNAL: return "no signal: all samples zero or without variance";
+    case PAGANI_STOPPED: return "stopped by the progress callback";
     default: return "unknown status";
     }
 }

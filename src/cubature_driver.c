@@ -278,6 +278,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         threshold_stats thr;
         double threshold, value, error;
         pagani_status status = PAGANI_CONVERGED;
+        int stop;
 
         if ((rc = ops->evaluate(ctx->backend_state, r.count)) != PAGANI_OK) break;
         /* Nothing is finished on the raw first-iteration errors either. */
@@ -294,13 +295,16 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         result->iterations = it + 1;
         result->regions += r.count;
         result->evaluations += r.count * rule->npoints;
-        if (opt->progress && opt->progress(it + 1, s.active, value, error,
-                                           opt->progress_data))
-            break;
+        stop = opt->progress && opt->progress(it + 1, s.active, value, error,
+                                              opt->progress_data);
         /* The first iteration's errors come from the null rules alone; only
          * the two-level estimate (from the second on) is trusted to stop. */
         if (it > 0 && met(value, error, opt)) {
             result->status = PAGANI_CONVERGED;
+            break;
+        }
+        if (stop) {
+            result->status = PAGANI_STOPPED;
             break;
         }
         /* The finished regions' error stays in the total for good: once it

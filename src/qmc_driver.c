@@ -14,7 +14,9 @@
  * PAGANI_MAX_ITERATIONS), or the next block would exceed max_evaluations
  * (R * N in all: the last block is cut to fit, PAGANI_MAX_EVALUATIONS).
  * When every value was exactly 0 the status is PAGANI_NO_SIGNAL. The
- * progress callback gets the points per shift as its second argument.
+ * progress callback gets the points per shift as its second argument; when
+ * it returns non-zero the run ends there (PAGANI_STOPPED, unless the values
+ * were all 0).
  *
  * Sums are exact (exact_sum.h): a run gives the same bits on any thread
  * count, and the same as the sum of any split of its indices (qmc.h).
@@ -46,7 +48,7 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
     void *state = NULL;
     qmc_fault fault;
     qmc_job job;
-    int rc, it;
+    int rc, it, stop;
 
     if (!ops)
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "QMC is not "
@@ -88,11 +90,14 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
         block = N;
         pagani_qmc_estimate_sums(&job, total, N, &est);
         result->iterations = it;
-        if (opt->progress &&
-            opt->progress(it, (long long)N, est.value, est.error, opt->progress_data))
-            break;
+        stop = opt->progress &&
+               opt->progress(it, (long long)N, est.value, est.error, opt->progress_data);
         if (est.error <= fmax(opt->epsabs, opt->epsrel * fabs(est.value))) {
             status = PAGANI_CONVERGED;
+            break;
+        }
+        if (stop) {
+            status = PAGANI_STOPPED;
             break;
         }
         if (cut) {

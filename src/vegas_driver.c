@@ -31,7 +31,9 @@
  * evaluations (pilots and repeats included) past max_evaluations (status
  * PAGANI_MAX_EVALUATIONS); a repeat that would pass it is skipped and the
  * grid kept. The progress callback sees (iteration, sub-cubes, combined
- * estimate, error). result->regions is the number of sub-cubes.
+ * estimate, error); when it asks to stop, the result is that estimate with
+ * status PAGANI_STOPPED (or PAGANI_NO_SIGNAL, as above). result->regions is
+ * the number of sub-cubes.
  */
 #include <math.h>
 #include <stdio.h>
@@ -288,6 +290,7 @@ static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
         }
         if (opt->progress &&
             opt->progress(it + 1, p->job.cubes, c.value, c.error, opt->progress_data)) {
+            status = PAGANI_STOPPED;
             it++;
             break;
         }

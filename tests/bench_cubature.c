@@ -183,7 +183,7 @@ static void bench_row(pagani_context *ctx, const struct row *row, int digits)
         qsort(times, (size_t)runs, sizeof times[0], cmp_double);
         true_rel = fabs(r.value - truth) / fabs(truth);
         ok = r.status == PAGANI_CONVERGED && true_rel <= epsrel;
-        printf("%-5s %2d %6.0e %10.2f %d %22.15e %9.2e %9.2e %-26s %11lld %4d%s\n",
+        printf("%-5s %2d %6.0e %10.2f %d %22.15e %9.2e %9.2e %-32s %11lld %4d%s\n",
                row->name, row->n, epsrel, times[runs / 2], runs, r.value,
                r.error / fabs(r.value), true_rel, pagani_status_name(r.status),
                r.regions, r.iterations,
@@ -327,7 +327,7 @@ int main(int argc, char **argv)
             pagani_context_destroy(ctx);
             return 1;
         }
-        printf("%-5s %2s %6s %10s %s %22s %9s %9s %-26s %11s %4s\n", "f", "n", "epsrel",
+        printf("%-5s %2s %6s %10s %s %22s %9s %9s %-32s %11s %4s\n", "f", "n", "epsrel",
                "median_ms", "r", "estimate", "rep_rel", "true_rel", "status", "regions",
                "it");
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

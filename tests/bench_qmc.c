@@ -7,7 +7,7 @@
  *   bench_qmc [auto|cpu|cuda] [seconds per run, default 3]
  *
  * A run stops at the time limit (through the progress callback: status
- * "iteration limit") or at 2^36 evaluations.
+ * "stopped by the progress callback") or at 2^36 evaluations.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +74,7 @@ static void run(pagani_context *ctx, const bench_case *c, double tol,
                pagani_backend_name(pagani_context_backend(ctx)), pagani_strerror(rc),
                pagani_context_message(ctx));
     else
-        printf("%-24s %2d %7.0e %-12s %-4s %8.3f %22.15g %9.2e %9.2e %-24s %12lld %9.3g\n",
+        printf("%-24s %2d %7.0e %-12s %-4s %8.3f %22.15g %9.2e %9.2e %-32s %12lld %9.3g\n",
                c->name, c->n, tol, label, pagani_backend_name(r.backend), r.seconds,
                r.value, r.error, fabs(r.value - c->exact), pagani_status_name(r.status),
                r.evaluations, r.evaluations / r.seconds);
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
     }
     printf("# %.1f s per run at most; tolerance relative except for the "
            "integral 0 (absolute)\n", time_limit);
-    printf("%-24s %2s %7s %-12s %-4s %8s %22s %9s %9s %-24s %12s %9s\n", "integrand",
+    printf("%-24s %2s %7s %-12s %-4s %8s %22s %9s %9s %-32s %12s %9s\n", "integrand",
            "n", "tol", "method", "back", "seconds", "estimate", "error", "true err",
            "status", "evaluations", "points/s");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)

@@ -11,13 +11,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "progress_stop.h"
 #include "tap.h"
 #include "qmc_suite.h"
 #include "internal.h"
 #include "qmc.h"
 
 #define QMC_HONEST 4.0
-#define QMC_CHECKS 17   /* how many tap_ok calls qmc_run_checks makes */
+#define QMC_CHECKS 18   /* how many tap_ok calls qmc_run_checks makes */
 
 static pagani_integrand *qmc_make(pagani_context *ctx, int n,
                                   const pagani_integrand_def *def)
@@ -148,6 +149,32 @@ static void qmc_slope(pagani_context *ctx)
     tap_ok(rc == PAGANI_OK && m == 9 && slope < -0.8,
            "product peak n=8: standard error falls like N^%.2f over 9 doublings "
            "(want steeper than N^-0.8)", slope);
+    pagani_integrand_destroy(f);
+}
+
+/* A callback that asks to stop: PAGANI_STOPPED after that doubling, with
+ * the estimate the callback saw. */
+static void qmc_stop(pagani_context *ctx)
+{
+    double lower[4], upper[4];
+    progress_stop seen = {3, 0, NAN, NAN};
+    pagani_integrand *f = qmc_make(ctx, 4, &qmc_genz_peak);
+    pagani_options opt = pagani_options_default(PAGANI_QMC);
+    pagani_result r;
+    int rc;
+
+    qmc_box(4, 0.0, 1.0, lower, upper);
+    opt.epsrel = 1e-15;            /* out of reach: only the callback stops */
+    opt.epsabs = 0.0;
+    opt.qmc_initial_points = 1 << 10;
+    opt.progress = progress_stop_at;
+    opt.progress_data = &seen;
+    rc = f ? pagani_integrate(ctx, f, lower, upper, &opt, &r) : -1;
+    tap_ok(rc == PAGANI_OK && r.status == PAGANI_STOPPED && r.iterations == 3 &&
+               isfinite(r.value) && r.value == seen.value && r.error == seen.error,
+           "the progress callback stops after doubling 3: %s, %.10g +- %.3g",
+           rc == PAGANI_OK ? pagani_status_name(r.status) : pagani_strerror(rc),
+           r.value, r.error);
     pagani_integrand_destroy(f);
 }
 
@@ -339,9 +366,10 @@ static void qmc_run_checks(pagani_context *ctx)
     qmc_accuracy(ctx, "Genz product peak", &qmc_genz_peak, 10, 0, 1,
                  qmc_genz_peak_exact(10), 1e-5, 0.0, 1);           /* 6 */
     qmc_slope(ctx);                                                /* 7 */
-    qmc_splits(ctx);                                               /* 12 */
-    qmc_seeds(ctx);                                                /* 13 */
-    qmc_faults(ctx);                                               /* 17 */
+    qmc_stop(ctx);                                                 /* 8 */
+    qmc_splits(ctx);                                               /* 13 */
+    qmc_seeds(ctx);                                                /* 14 */
+    qmc_faults(ctx);                                               /* 18 */
 }
 
 #endif /* PAGANI_QMC_CHECKS_H */

@@ -173,5 +173,31 @@ run -n 3 --max-iterations 1 --epsrel 1e-12 \
 [ $rc -eq 1 ] && [ -n "$(value)" ] && ! grep -q 'status: *converged' "$out"
 ok $? "--max-iterations 1 --epsrel 1e-12 exits 1 with an estimate"
 
+# Ctrl-C: a Vegas run that would take minutes gets SIGINT once its first
+# --progress line is out (the handler is in place by then); it stops after
+# that iteration, prints its estimate and exits 1. Killed after 30 s.
+"$PAGANI" --backend cpu --method vegas --calls 1e4 --max-iterations 1e5 \
+    --epsrel 1e-15 --epsabs 0 --progress -n 2 'x[0]*x[1]' >"$out" 2>"$err" &
+pid=$!
+tries=0
+while ! grep -q '^iteration' "$err" && kill -0 $pid 2>/dev/null &&
+      [ $tries -lt 300 ]; do
+    sleep 0.1 2>/dev/null || sleep 1
+    tries=$((tries + 1))
+done
+kill -INT $pid 2>/dev/null
+tries=0
+while kill -0 $pid 2>/dev/null && [ $tries -lt 300 ]; do
+    sleep 0.1 2>/dev/null || sleep 1
+    tries=$((tries + 1))
+done
+kill -KILL $pid 2>/dev/null
+wait $pid
+rc=$?
+[ $rc -eq 1 ] && [ -n "$(value)" ] &&
+    grep -q 'status: *stopped by the progress callback' "$out" &&
+    grep -q 'interrupted' "$err"
+ok $? "Ctrl-C stops the run: exit 1, an estimate, status 'stopped'"
+
 echo "1..$count"
 [ $failed -eq 0 ]

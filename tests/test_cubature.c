@@ -10,6 +10,7 @@
 #include <string.h>
 #include "pagani.h"
 #include "suite.h"
+#include "progress_stop.h"
 #include "tap.h"
 
 typedef struct suite_case {
@@ -162,6 +163,32 @@ static void check_limits(pagani_context *ctx)
     rc = rc ? rc : pagani_integrate(ctx, f, lo, hi, &opt, &r);
     tap_ok(rc == PAGANI_OK && r.status == PAGANI_MAX_ITERATIONS && r.iterations == 3,
            "max_iterations stops with status '%s'", pagani_status_name(r.status));
+    {
+        /* the callback's stop is PAGANI_STOPPED with the estimate it saw */
+        progress_stop seen = {2, 0, NAN, NAN};
+        opt.max_iterations = 0;
+        opt.progress = progress_stop_at;
+        opt.progress_data = &seen;
+        rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);
+        tap_ok(rc == PAGANI_OK && r.status == PAGANI_STOPPED && r.iterations == 2 &&
+                   seen.calls == 2 && isfinite(r.value) && isfinite(r.error) &&
+                   r.value == seen.value && r.error == seen.error,
+               "the progress callback stops after iteration 2: '%s', %.15g +- %.3g",
+               pagani_status_name(r.status), r.value, r.error);
+        /* a stop asked at the iteration that converges leaves it converged */
+        opt.epsrel = 1e-3;
+        opt.progress = NULL;
+        rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);
+        seen.stop_at = r.iterations;
+        opt.progress = progress_stop_at;
+        if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);
+        tap_ok(rc == PAGANI_OK && r.status == PAGANI_CONVERGED && r.iterations == seen.stop_at,
+               "a stop asked at the converging iteration %d: '%s'", seen.stop_at,
+               pagani_status_name(r.status));
+        opt.epsrel = 1e-9;
+        opt.progress = NULL;
+        opt.progress_data = NULL;
+    }
     opt.max_iterations = 0;
     opt.max_evaluations = 2000000;
     rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);

@@ -137,6 +137,20 @@ int main(void)
     tap_ok(strcmp(pagani_strerror(PAGANI_ERR_BOUNDS), pagani_strerror(PAGANI_ERR_DIMENSION)) != 0 &&
            strcmp(pagani_strerror(12345), "unknown error code") == 0,
            "pagani_strerror names each code");
+    {
+        /* every status up to the last, PAGANI_STOPPED, has its own name */
+        int distinct = 1;
+        for (int a = PAGANI_CONVERGED; a <= PAGANI_STOPPED; a++)
+            for (int b = PAGANI_CONVERGED; b <= PAGANI_STOPPED; b++)
+                if (strcmp(pagani_status_name((pagani_status)a), "unknown status") == 0 ||
+                    (a != b && strcmp(pagani_status_name((pagani_status)a),
+                                      pagani_status_name((pagani_status)b)) == 0))
+                    distinct = 0;
+        tap_ok(distinct && strcmp(pagani_status_name((pagani_status)(PAGANI_STOPPED + 1)),
+                                  "unknown status") == 0,
+               "pagani_status_name names each status: '%s' for PAGANI_STOPPED",
+               pagani_status_name(PAGANI_STOPPED));
+    }
 
     pagani_integrand_destroy(f);
     pagani_context_destroy(ctx);

@@ -12,6 +12,7 @@
 #include "pagani.h"
 #include "suite.h"
 #include "tap.h"
+#include "progress_stop.h"
 #include "vegas_sinsum.h"
 
 #define VEGAS_SEEDS 40
@@ -225,12 +226,6 @@ static void vegas_check_nonfinite(pagani_context *ctx)
     pagani_integrand_destroy(f);
 }
 
-static int vegas_stop_after_3(int it, long long cubes, double v, double e, void *data)
-{
-    (void)cubes; (void)v; (void)e; (void)data;
-    return it >= 3;
-}
-
 /* Alternates the parameter between iterations, so they disagree. */
 static int vegas_flip(int it, long long cubes, double v, double e, void *data)
 {
@@ -256,6 +251,7 @@ static int vegas_jump(int it, long long cubes, double v, double e, void *data)
 static void vegas_check_options(pagani_context *ctx)
 {
     double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, one = 1.0;
+    progress_stop seen = {3, 0, NAN, NAN};
     pagani_integrand *f = vegas_make(ctx, &suite_f4, 3, NULL, 0);
     pagani_integrand *g = vegas_make(ctx, &vegas_scaled, 3, &one, sizeof one);
     pagani_options o = pagani_options_default(PAGANI_VEGAS);
@@ -284,11 +280,14 @@ static void vegas_check_options(pagani_context *ctx)
     o = pagani_options_default(PAGANI_VEGAS);
     o.epsrel = 1e-9;
     o.vegas_calls = 1e4;
-    o.progress = vegas_stop_after_3;
+    o.progress = progress_stop_at;
+    o.progress_data = &seen;
     rc = pagani_integrate(ctx, f, lo, hi, &o, &r);
-    tap_ok(rc == PAGANI_OK && r.iterations == 3 && r.status == PAGANI_MAX_ITERATIONS,
-           "the progress callback stops the run (%d iterations, %s)", r.iterations,
-           pagani_status_name(r.status));
+    tap_ok(rc == PAGANI_OK && r.iterations == 3 && r.status == PAGANI_STOPPED &&
+               isfinite(r.value) && r.value == seen.value && r.error == seen.error,
+           "the progress callback stops the run with its estimate (%d iterations, "
+           "%s, %.6g +- %.2g)", r.iterations, pagani_status_name(r.status),
+           r.value, r.error);
 
     o = pagani_options_default(PAGANI_VEGAS);
     o.epsrel = 0.5;

@@ -74,7 +74,8 @@ static const char *const help_text[] = {
 "(estimate to 15 significant digits), then the status, evaluations,\n"
 "regions (cubature) or chi2/dof (Vegas), iterations, time, method and\n"
 "backend. Ctrl-C during the integration stops it after the current\n"
-"iteration and prints the best estimate so far.\n"
+"iteration and prints the best estimate so far, with the status 'stopped\n"
+"by the progress callback' (exit status 1).\n"
 "\n",
 "Exit status:\n"
 "  0  converged: the tolerance was met\n"
