@@ -20,8 +20,8 @@
  * driver's threshold search, one sorted copy per iteration for lists of
  * up to SORT_STATS_MAX regions (ranked in one kernel up to SMALL_SORT_MAX;
  * then each candidate is a binary search on the host), else one per
- * candidate; filter_split none when the kept count is
- * known from those (the usual case).
+ * candidate; filter_split none when the kept count is known from those
+ * (the usual case).
  *
  * Determinism: every sum is a fixed tree over fixed block partials (no
  * floating-point atomics), the grid size a function of the region count
@@ -800,8 +800,8 @@ static int cu_classify(void *state, long long count, int has_parents, int relerr
 
 /* The sorted copy of the active errors (see sort_buf), made once per
  * classify: ranks for small lists, else CUB's device sort and scans; one
- * transfer either way. Scratch is allocated on first use, once
- * per context. */
+ * transfer either way. Scratch is allocated on first use, once per
+ * context. */
 static int sort_errors(cuda_state *st, long long count)
 {
     cuda_cubature *c = st->cubature;

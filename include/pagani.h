@@ -130,9 +130,9 @@ typedef struct pagani_integrand pagani_integrand;
  * stops the integration after that iteration with status PAGANI_STOPPED
  * and, as the result, the estimate and error just passed (unless that
  * iteration converged; Vegas and QMC say PAGANI_NO_SIGNAL instead when the
- * samples carry none, as they do after a limit). `size` is the active regions (cubature), the sub-cubes
- * (Vegas) or the points per shift (QMC); estimate and error are the
- * running totals. */
+ * samples carry none, as they do after a limit). `size` is the active
+ * regions (cubature), the sub-cubes (Vegas) or the points per shift (QMC);
+ * estimate and error are the running totals. */
 typedef int (*pagani_progress_fn)(int iteration, long long size,
                                   double estimate, double error, void *data);
 
