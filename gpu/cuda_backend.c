@@ -1,33 +1,17 @@
 /*
- * cuda_backend.c - the CUDA backend: opening a device, its error messages,
- * preparing integrands, and the table of operations (cuda_cubature.cu holds
- * the cubature operations and kernels).
+ * cuda_backend.c - the CUDA backend: opening a device, preparing integrands,
+ * and the table of operations (cuda_cubature.cu holds the cubature operations
+ * and kernels).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/cuda_internal.h"
-#include "gpu/cuda_module.h"
-#include "gpu/cuda_qmc.h"
-#include "gpu/cuda_vegas.h"
+#include "gpu/jit/cuda_module.h"
+#include "gpu/qmc/cuda_qmc.h"
+#include "gpu/vegas/cuda_vegas.h"
 #include "qmc_backend.h"
 #include "vegas_backend.h"
-
-int cuda_fail(pagani_context *ctx, cudaError_t err, const char *call)
-{
-    (void)cudaGetLastError(); /* clear what is not sticky */
-    if (err == cudaErrorMemoryAllocation)
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%s failed: %s", call,
-                           cudaGetErrorString(err));
-    /* A sticky error fails every later call: say that the context is lost. */
-    if (cudaDeviceSynchronize() != cudaSuccess)
-        return pagani_fail(ctx, PAGANI_ERR_CUDA,
-                           "%s failed: %s (%s); the GPU context is no longer "
-                           "usable, destroy this pagani context", call,
-                           cudaGetErrorName(err), cudaGetErrorString(err));
-    return pagani_fail(ctx, PAGANI_ERR_CUDA, "%s failed: %s (%s)", call,
-                       cudaGetErrorName(err), cudaGetErrorString(err));
-}
 
 /* The device: $PAGANI_CUDA_DEVICE when set, else 0. */
 static int pick_device(pagani_context *ctx, int count, int *device)

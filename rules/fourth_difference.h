@@ -1,7 +1,8 @@
 /*
  * fourth_difference.h - the split-axis measure of the DCUHRE rules, written
  * once for the host (rules/estimate.c) and the GPU evaluation kernel
- * (gpu/cubature_math.h; NVRTC receives this text pasted in front of it).
+ * (gpu/cubature/cubature_math.h; NVRTC receives this text pasted in front of
+ * it).
  *
  * From f at the explicit points 0 .. 4n (rules.h: the centre, then
  * c +- a h_d e_d, then c +- b h_d e_d) and ratio = (b/a)^2:

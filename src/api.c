@@ -1,6 +1,6 @@
 /*
  * api.c - the public entry points: contexts, options, argument checking,
- * dispatch to the method drivers, and the names of codes.
+ * dispatch to the method drivers (names.c holds the names of codes).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -221,64 +221,3 @@ int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
     result->seconds = pagani_now() - start;
     return rc;
 }
-
-/* ---- names ----------------------------------------------------------- */
-
-const char *pagani_strerror(int code)
-{
-    switch (code) {
-    case PAGANI_OK: return "success";
-    case PAGANI_ERR_NULL_POINTER: return "a required pointer argument is NULL";
-    case PAGANI_ERR_DIMENSION: return "dimension out of range";
-    case PAGANI_ERR_BOUNDS: return "invalid integration bounds";
-    case PAGANI_ERR_TOLERANCE: return "invalid tolerance";
-    case PAGANI_ERR_OPTION: return "invalid option";
-    case PAGANI_ERR_NO_FORM: return "the integrand has no form this backend can run";
-    case PAGANI_ERR_COMPILE: return "integrand source did not compile";
-    case PAGANI_ERR_NONFINITE: return "the integrand returned NaN or infinity";
-    case PAGANI_ERR_NO_MEMORY: return "out of memory";
-    case PAGANI_ERR_BACKEND_UNAVAILABLE: return "backend unavailable";
-    case PAGANI_ERR_CUDA: return "CUDA error";
-    case PAGANI_ERR_CONTEXT_MISMATCH: return "integrand belongs to another context";
-    case PAGANI_ERR_SYSTEM: return "system error";
-    default: return "unknown error code";
-    }
-}
-
-const char *pagani_status_name(pagani_status status)
-{
-    switch (status) {
-    case PAGANI_CONVERGED: return "converged";
-    case PAGANI_MAX_ITERATIONS: return "iteration limit reached";
-    case PAGANI_MAX_EVALUATIONS: return "evaluation limit reached";
-    case PAGANI_OUT_OF_CAPACITY: return "memory budget exhausted";
-    case PAGANI_NO_PROGRESS: return "no further progress possible";
-    case PAGANI_CHI2_TOO_LARGE: return "iterations inconsistent (chi2/dof too large)";
-    case PAGANI_NO_SIGNAL: return "no signal: all samples zero or without variance";
-    case PAGANI_STOPPED: return "stopped by the progress callback";
-    default: return "unknown status";
-    }
-}
-
-const char *pagani_method_name(pagani_method method)
-{
-    switch (method) {
-    case PAGANI_AUTO: return "auto";
-    case PAGANI_CUBATURE: return "cubature";
-    case PAGANI_VEGAS: return "vegas";
-    case PAGANI_QMC: return "qmc";
-    default: return "unknown";
-    }
-}
-
-const char *pagani_backend_name(pagani_backend backend)
-{
-    switch (backend) {
-    case PAGANI_BACKEND_AUTO: return "auto";
-    case PAGANI_BACKEND_CPU: return "cpu";
-    case PAGANI_BACKEND_CUDA: return "cuda";
-    default: return "unknown";
-    }
-}
-
-const char *pagani_version(void) { return PACKAGE_VERSION; }

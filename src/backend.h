@@ -1,6 +1,7 @@
 /*
- * backend.h - the interface between the algorithm drivers (the src/ drivers)
- * and the backends that own the arrays (src/cpu_*.c: OpenMP; gpu/: CUDA).
+ * backend.h - the interface between the algorithm drivers (src/cubature,
+ * src/vegas, src/qmc) and the backends that own the arrays (src/cpu:
+ * OpenMP; gpu: CUDA).
  *
  * A driver is the algorithm of its paper in plain C; a backend supplies the
  * bulk operations over arrays it owns. Each operation returns a pagani_error

@@ -1,8 +1,8 @@
 /*
- * hostdevice.h - what the code shared by the host and the GPU kernels
- * (the sampling headers, gpu/cubature_math.h) needs to compile the same
- * under C, nvcc and NVRTC. No #include: NVRTC gets this text pasted in
- * front of the headers that use it (build-aux/kernel-src).
+ * hostdevice.h - what the code shared by the host and the GPU kernels (the
+ * sampling headers, gpu/cubature/cubature_math.h) needs to compile the same
+ * under C, nvcc and NVRTC. No #include: NVRTC gets this text pasted in front
+ * of the headers that use it (build-aux/kernel-src).
  *
  * PAGANI_HD: a static inline function for the host and the device.
  *

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
-#include "jit_cpu.h"
-#include "source_env.h"
+#include "jit/jit_cpu.h"
+#include "jit/source_env.h"
 
 /* Checks what every constructor gets; have_form says whether the function,
  * source or definition (named `what` in the message) was given. Clears *f

@@ -1,14 +1,15 @@
-# The host library: API, validation, the cubature driver, CPU backend.
+# src (top): the public entry points, argument checks, integrands, the
+# names of codes, the per-context message, and the backend interface
+# (backend.h, vegas_backend.h, qmc_backend.h) that the drivers call and the
+# backends implement.
 libpagani_la_SOURCES += \
-	src/backend.h \
-	src/hostdevice.h \
 	src/internal.h \
+	src/hostdevice.h \
+	src/backend.h \
+	src/vegas_backend.h \
+	src/qmc_backend.h \
 	src/methods.h \
 	src/api.c \
+	src/names.c \
 	src/message.c \
-	src/cubature.h \
-	src/cubature_driver.c \
-	src/threshold_search.c \
-	src/cpu_backend.h \
-	src/cpu_backend.c \
-	src/cpu_cubature.c
+	src/integrand.c

@@ -1,15 +1,16 @@
 /*
- * qmc_backend.h - the bulk operation of PAGANI_QMC (DESIGN.md section 4):
- * for a set of random shifts, the exact sums of f(x) * Jacobian over a block
- * or a leap of Zinterhof sequence indices. Implemented by the CPU
- * (src/cpu_qmc.c, OpenMP) and CUDA (gpu/qmc.cu) backends; the driver is
- * src/qmc_driver.c, the points are those of src/qmc_point.h.
+ * qmc_backend.h - the bulk operation of PAGANI_QMC (DESIGN.md section 4): for
+ * a set of random shifts, the exact sums of f(x) * Jacobian over a block or a
+ * leap of Zinterhof sequence indices. Implemented by the CPU
+ * (src/cpu/cpu_qmc.c, OpenMP) and CUDA (gpu/qmc/cuda_qmc.c) backends; the
+ * driver is src/qmc/qmc_driver.c, the points are those of
+ * src/sampling/qmc_point.h.
  */
 #ifndef PAGANI_QMC_BACKEND_H
 #define PAGANI_QMC_BACKEND_H
 
 #include "internal.h"
-#include "exact_sum.h"
+#include "sampling/exact_sum.h"
 
 /* Everything that fixes the points and the summand of one run. */
 typedef struct qmc_job {
@@ -54,7 +55,7 @@ typedef struct qmc_ops {
 } qmc_ops;
 
 extern const qmc_ops pagani_cpu_qmc_ops;
-/* In gpu/qmc.cu when built with CUDA. */
+/* In gpu/qmc/cuda_qmc.c when built with CUDA. */
 extern const qmc_ops pagani_cuda_qmc_ops;
 
 #endif /* PAGANI_QMC_BACKEND_H */

@@ -2,8 +2,9 @@
  * vegas_backend.h - the bulk operations of PAGANI_VEGAS (m-Cubes, DESIGN.md
  * section 6) that a backend supplies: one sampling pass over all sub-cubes,
  * and for Vegas+ the per-cube sample counts with their scan. Implemented by
- * the CPU (src/cpu_vegas.c, OpenMP) and CUDA (gpu/vegas.cu) backends; the
- * driver is src/vegas_driver.c, the grid adjustment src/vegas_grid.c.
+ * the CPU (src/cpu/cpu_vegas.c, OpenMP) and CUDA (gpu/vegas/cuda_vegas.c)
+ * backends; the driver is src/vegas/vegas_driver.c, the grid adjustment
+ * src/sampling/vegas_grid.c.
  *
  * The sampling space. Axis i of the unit cube is cut into g equal
  * intervals, giving m = g^n sub-cubes; cube c has digits k_i = (c / g^i) % g
@@ -119,16 +120,7 @@ typedef struct vegas_ops {
 } vegas_ops;
 
 extern const vegas_ops pagani_cpu_vegas_ops;
-/* In gpu/vegas.cu when built with CUDA. */
+/* In gpu/vegas/cuda_vegas.c when built with CUDA. */
 extern const vegas_ops pagani_cuda_vegas_ops;
-
-/* The grid adjustment (src/vegas_grid.c). grid: rows of nb + 1 edges from
- * 0 to 1; bins: rows of nb contributions. Each row is smoothed, damped by
- * alpha and rebinned so that every new bin holds an equal share; rows with
- * no contribution are kept. work: 2 * nb + 1 doubles. */
-void pagani_vegas_grid_adjust(double *grid, const double *bins, int rows,
-                              int nb, double alpha, double *work);
-/* Fills rows of uniform edges. */
-void pagani_vegas_grid_uniform(double *grid, int rows, int nb);
 
 #endif /* PAGANI_VEGAS_BACKEND_H */

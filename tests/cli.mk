@@ -2,3 +2,4 @@
 # build directory, where it finds ./pagani).
 TESTS += tests/test_cli.sh
 EXTRA_DIST += tests/test_cli.sh
+

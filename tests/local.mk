@@ -8,3 +8,7 @@ tests_test_errors_SOURCES = tests/test_errors.c
 tests_test_errors_LDADD = $(TEST_LIBS)
 TESTS += tests/test_cubature tests/test_errors
 EXTRA_DIST += tests/device_check.sh
+
+# The direction of includes between the modules of src/ and gpu/.
+TESTS += tests/test_layout.sh
+EXTRA_DIST += tests/test_layout.sh

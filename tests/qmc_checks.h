@@ -15,7 +15,7 @@
 #include "tap.h"
 #include "qmc_suite.h"
 #include "internal.h"
-#include "qmc.h"
+#include "qmc/qmc.h"
 
 #define QMC_HONEST 4.0
 #define QMC_CHECKS 18   /* how many tap_ok calls qmc_run_checks makes */

@@ -1,15 +1,16 @@
 /*
- * test_gpu_pack.c - the GPU's form of the cubature rules, checked on the
- * host (no GPU needed): every rule packed for the evaluate kernel gives the
- * same points and weights as the rule itself, and the kernel's estimate
- * and split-axis arithmetic (gpu/cubature_math.h) matches rules/estimate.c.
+ * test_gpu_pack.c - the GPU's form of the cubature rules, checked on the host
+ * (no GPU needed): every rule packed for the evaluate kernel gives the same
+ * points and weights as the rule itself, and the kernel's estimate and
+ * split-axis arithmetic (gpu/cubature/cubature_math.h) matches
+ * rules/estimate.c.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rules/rules.h"
-#include "gpu/rule_pack.h"
+#include "gpu/cubature/rule_pack.h"
 #include "tap.h"
 
 static unsigned long long rng_state = 0x2545f4914f6cdd1dULL;

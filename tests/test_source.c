@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "pagani.h"
 #include "internal.h"
-#include "source_env.h"
+#include "jit/source_env.h"
 #include "tap.h"
 
 #define TOL 1e-14

@@ -6,8 +6,9 @@
  */
 #include <stdlib.h>
 #include "vegas_cases.h"
-#include "philox.h"
+#include "sampling/philox.h"
 #include "vegas_backend.h"
+#include "sampling/vegas_grid.h"
 
 /* Random123's known-answer vectors for Philox4x32-10. */
 static void check_philox(void)

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include "tap.h"
-#include "exact_sum.h"
-#include "qmc_point.h"
-#include "zinterhof_table.h"
+#include "sampling/exact_sum.h"
+#include "sampling/qmc_point.h"
+#include "sampling/zinterhof_table.h"
 
 /* floor(frac(k * e^(1/i)) * 2^53), computed by Python's decimal module at
  * 80 digits; every reference lies more than 2^-20 of a unit from the next

@@ -1,0 +1,218 @@
+/*
+ * cubature_evaluate.cuh - PAGANI's EVALUATE step on the GPU. Not compiled
+ * into the library: cuda_cubature.cu pastes this text, after the wrapped
+ * integrand (pagani_source_wrap, PAGANI_TARGET_CUDA) and cubature_math.h,
+ * into one translation unit that NVRTC compiles per integrand with
+ * -DPAGANI_N=n, so the integrand is inlined and every loop over the
+ * dimension has a compile-time trip count (coordinates stay in registers).
+ *
+ * Compile-time knobs (benchmarks try them; the defaults are what ships):
+ *   PAGANI_EVAL_UNROLL     unrolling of the loop over a thread's points
+ *   PAGANI_EVAL_MIN_BLOCKS __launch_bounds__ minimum of 256-thread blocks
+ *                          (3 caps registers at 80: no spills up to n = 8)
+ */
+#ifndef PAGANI_N
+#error "PAGANI_N (the dimension) must be defined"
+#endif
+#ifndef PAGANI_EVAL_UNROLL
+#define PAGANI_EVAL_UNROLL 1
+#endif
+#ifndef PAGANI_EVAL_MIN_BLOCKS
+#if PAGANI_N <= 8
+#define PAGANI_EVAL_MIN_BLOCKS 3
+#else
+#define PAGANI_EVAL_MIN_BLOCKS 1
+#endif
+#endif
+#define PAGANI_DO_PRAGMA(x) _Pragma(#x)
+#define PAGANI_UNROLL(k) PAGANI_DO_PRAGMA(unroll k)
+
+/* Warp-wide maximum (exact, so the order does not matter). */
+__device__ __forceinline__ double pagani_warp_max(double v)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, off));
+    return v;
+}
+
+/*
+ * One region per group of shape.tpr threads (a whole number of warps);
+ * blockDim.x / tpr groups per block, so small rules put several regions in
+ * a block. A region's box is read from the list (lower corner, and the
+ * halving levels of shape.widths), or, when the list holds parents
+ * (shape.implicit), derived from parent region / 2 and its split axis.
+ * Thread `lane` of a group takes rule points lane, lane + tpr, ...:
+ * explicit points from the dense offset table (one coalesced load per
+ * coordinate), then the 2^n corners generated from the bits of the point
+ * index. Each thread keeps the five weighted sums r_0..r_4; a warp-shuffle
+ * tree and a fixed-order pass over the group's warps reduce them
+ * (deterministic for a given tpr). f at points 0 .. 4n goes to shared
+ * memory for the fourth differences. The group's first warp then finishes
+ * the region in parallel: its lanes take the null-rule terms (k, s) and
+ * the axes d, warp maxima combine them (maxima are exact, so the result is
+ * the serial one), and lane 0 writes the value V, raw error E and split
+ * axis K. A NaN or infinite f counts as 0 and its (region, point) goes to
+ * *nonfinite, the smallest key kept (atomicMin on region << 21 | point), so
+ * the report is deterministic.
+ */
+extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
+pagani_cubature_evaluate(const double *__restrict__ lower,
+                         const short *__restrict__ level,
+                         const signed char *__restrict__ parent_axis,
+                         long long stride, long long count,
+                         const double *__restrict__ dense,
+                         const int *__restrict__ tuples,
+                         const double *__restrict__ consts,
+                         pagani_eval_shape shape, const void *params,
+                         double *__restrict__ value,
+                         double *__restrict__ error,
+                         signed char *__restrict__ axis,
+                         unsigned long long *nonfinite)
+{
+    extern __shared__ double pagani_smem[];
+    const int tpr = shape.tpr;
+    const int groups = blockDim.x / tpr;
+    const int group = threadIdx.x / tpr;
+    const int lane = threadIdx.x - group * tpr;
+    const int nw5 = 5 * shape.nweights;
+    const int nfd = 4 * PAGANI_N + 1;
+    double *weights = pagani_smem;
+    double *fd = pagani_smem + nw5 + group * nfd;
+    double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 5;
+    const long long region = (long long)blockIdx.x * groups + group;
+    const bool live = region < count;
+    const long long src = shape.implicit ? region >> 1 : region;
+    const int side = (int)(region & 1);
+    double c[PAGANI_N], h[PAGANI_N];
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
+    int split = -1; /* the parent's split axis (implicit lists) */
+
+    for (int t = threadIdx.x; t < nw5; t += blockDim.x)
+        weights[t] = consts[PAGANI_EVC_WEIGHTS + t];
+    __syncthreads();
+
+    if (live) {
+        const double gen = consts[PAGANI_EVC_CORNER_GEN];
+        const int ne = shape.nexplicit;
+        bool reported = false;
+        if (shape.implicit) split = parent_axis[src];
+#pragma unroll
+        for (int d = 0; d < PAGANI_N; d++) {
+            double l = lower[d * stride + src], w;
+            pagani_gpu_child_box(d, split, side, shape.widths.initial[d],
+                                 level[d * stride + src], &l, &w);
+            h[d] = w;
+            c[d] = l + 0.5 * w;
+        }
+        PAGANI_UNROLL(PAGANI_EVAL_UNROLL)
+        for (int q = lane; q < shape.npoints; q += tpr) {
+            double xq[PAGANI_N];
+            double fq;
+            int tuple;
+            if (q < ne) {
+#pragma unroll
+                for (int d = 0; d < PAGANI_N; d++)
+                    xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
+                tuple = __ldg(tuples + q);
+            } else {
+                const int bits = q - ne;
+#pragma unroll
+                for (int d = 0; d < PAGANI_N; d++)
+                    xq[d] = fma(((bits >> d) & 1) ? -gen : gen, h[d], c[d]);
+                tuple = shape.corner_weights;
+            }
+            fq = pagani_integrand_device(xq, params);
+            if (!isfinite(fq)) {
+                if (!reported) {
+                    reported = true;
+                    atomicMin(nonfinite,
+                              ((unsigned long long)region << 21) | (unsigned long long)q);
+                }
+                fq = 0.0;
+            }
+            {
+                const double *w = weights + 5 * tuple;
+                s0 = fma(w[0], fq, s0);
+                s1 = fma(w[1], fq, s1);
+                s2 = fma(w[2], fq, s2);
+                s3 = fma(w[3], fq, s3);
+                s4 = fma(w[4], fq, s4);
+            }
+            if (q < nfd) fd[q] = fq;
+        }
+    }
+
+    /* Every thread takes part in the reduction (whole warps per group). */
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        s0 += __shfl_down_sync(0xffffffffu, s0, off);
+        s1 += __shfl_down_sync(0xffffffffu, s1, off);
+        s2 += __shfl_down_sync(0xffffffffu, s2, off);
+        s3 += __shfl_down_sync(0xffffffffu, s3, off);
+        s4 += __shfl_down_sync(0xffffffffu, s4, off);
+    }
+    if ((lane & 31) == 0) {
+        double *slot = partial + (lane >> 5) * 5;
+        slot[0] = s0;
+        slot[1] = s1;
+        slot[2] = s2;
+        slot[3] = s3;
+        slot[4] = s4;
+    }
+    __syncthreads();
+    if (!live || lane >= 32) return;
+
+    /* The group's first warp: the five sums, the same in every lane. */
+    double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, r4 = 0.0, volume = 1.0, e;
+    for (int w = 0; w < tpr / 32; w++) {
+        r0 += partial[w * 5 + 0];
+        r1 += partial[w * 5 + 1];
+        r2 += partial[w * 5 + 2];
+        r3 += partial[w * 5 + 3];
+        r4 += partial[w * 5 + 4];
+    }
+#pragma unroll
+    for (int d = 0; d < PAGANI_N; d++) volume *= h[d];
+    if (shape.error_model == PAGANI_GPU_ERROR_KRONROD) {
+        e = volume * fabs(r1);
+    } else {
+        /* Lane j takes terms (k, s) = (j / nsets + 1, j % nsets) and j + 32. */
+        double e1 = 0.0, e2 = 0.0, e3 = 0.0;
+        for (int j = lane; j < 3 * shape.nsets; j += 32) {
+            const int k = j / shape.nsets + 1, s = j - (k - 1) * shape.nsets;
+            const double rk = k == 1 ? r1 : k == 2 ? r2 : r3;
+            const double rk1 = k == 1 ? r2 : k == 2 ? r3 : r4;
+            const double v = pagani_gpu_null_term(consts, k, s, rk, rk1);
+            if (k == 1) e1 = fmax(e1, v);
+            else if (k == 2) e2 = fmax(e2, v);
+            else e3 = fmax(e3, v);
+        }
+        e = pagani_gpu_combine(consts, volume, pagani_warp_max(e1), pagani_warp_max(e2),
+                               pagani_warp_max(e3));
+    }
+
+    /* Split axis: lane d takes axis d; the first largest difference wins,
+     * else the first widest axis (as the serial loop picks them). */
+    int k = 0;
+    if (PAGANI_N >= 2 && consts[PAGANI_EVC_RATIO] != 0.0) {
+        const double diff = lane < PAGANI_N
+            ? pagani_fourth_difference(PAGANI_N, consts[PAGANI_EVC_RATIO], fd, lane)
+            : 0.0;
+        const double dmax = pagani_warp_max(diff);
+        if (dmax > 0.0) {
+            k = __ffs(__ballot_sync(0xffffffffu, diff == dmax)) - 1;
+        } else {
+            double l = 0.0, wd = -1.0;
+            if (lane < PAGANI_N)
+                pagani_gpu_child_box(lane, split, side, shape.widths.initial[lane],
+                                     level[lane * stride + src], &l, &wd);
+            const double wmax = pagani_warp_max(wd);
+            k = __ffs(__ballot_sync(0xffffffffu, wd == wmax)) - 1;
+        }
+    }
+    if (lane == 0) {
+        value[region] = volume * r0;
+        error[region] = e;
+        axis[region] = (signed char)k;
+    }
+}

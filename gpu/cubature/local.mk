@@ -1,0 +1,32 @@
+# gpu/cubature: PAGANI_CUBATURE on the CUDA backend. cuda_cubature.cu (nvcc:
+# CUB scans and sorts, the classify, threshold and split kernels) holds the
+# operations; the evaluate kernel (cubature_evaluate.cuh) and the math it
+# shares with the host (cubature_math.h) become one C string,
+# gpu/cubature/cubature_kernel_src.h, that NVRTC compiles per integrand.
+
+# Plain C, no CUDA: packs rules for the kernel; the tests use it everywhere.
+libpagani_la_SOURCES += gpu/cubature/rule_pack.h gpu/cubature/rule_pack.c \
+	gpu/cubature/cubature_math.h
+
+if HAVE_CUDA
+libpagani_la_LIBADD += gpu/cubature/cuda_cubature.lo $(CUDA_LIBS)
+gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
+	$(top_srcdir)/gpu/cuda_internal.h \
+	$(top_srcdir)/gpu/jit/cuda_module.h $(top_srcdir)/gpu/jit/cuda_integrand.h \
+	$(top_srcdir)/gpu/cubature/rule_pack.h \
+	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
+	$(top_srcdir)/src/backend.h \
+	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
+endif
+
+PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
+	$(top_srcdir)/rules/fourth_difference.h \
+	$(top_srcdir)/gpu/cubature/cubature_math.h \
+	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh
+gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
+	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_cubature_kernel_src \
+	  'gpu/cubature/cubature_math.h and gpu/cubature/cubature_evaluate.cuh' \
+	  $(PAGANI_CUBATURE_KERNEL_PARTS)
+
+EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh
+CLEANFILES += gpu/cubature/cubature_kernel_src.h

@@ -1,0 +1,56 @@
+/*
+ * cuda_integrand.c - an integrand's source and a kernel text compiled into
+ * one NVRTC module (cuda_integrand.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/jit/cuda_integrand.h"
+#include "jit/source_env.h"
+
+int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
+                          const char *kernels, const char *what,
+                          cuda_module **out)
+{
+    char option[32];
+    const char *options[1] = {option};
+    char *unit, *full;
+    size_t a, b;
+    int rc;
+
+    *out = NULL;
+    if (!f->source)
+        return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the CUDA backend runs "
+                           "integrands given as source only");
+    if (!(unit = pagani_source_wrap(f->source, f->n, PAGANI_TARGET_CUDA)))
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
+    a = strlen(unit);
+    b = strlen(kernels);
+    if (!(full = malloc(a + b + 2))) {
+        free(unit);
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
+    }
+    memcpy(full, unit, a);
+    full[a] = '\n';
+    memcpy(full + a + 1, kernels, b + 1);
+    free(unit);
+    snprintf(option, sizeof option, "-DPAGANI_N=%d", f->n);
+    rc = cuda_module_build(ctx, full, what, options, 1, out);
+    free(full);
+    return rc;
+}
+
+int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
+                           const char *text, const char *what,
+                           const char *const *names, cudaKernel_t *kernels,
+                           int count, cuda_module **out)
+{
+    int rc = cuda_integrand_module(ctx, f, text, what, out);
+    for (int i = 0; rc == PAGANI_OK && i < count; i++)
+        rc = cuda_module_kernel(ctx, *out, names[i], &kernels[i]);
+    if (rc != PAGANI_OK) {
+        cuda_module_destroy(*out);
+        *out = NULL;
+    }
+    return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * cuda_integrand.h - one NVRTC module per (integrand, kernel text): the
+ * integrand's source wrapped for CUDA (pagani_source_wrap), then the
+ * kernel text, compiled with -DPAGANI_N=n so the integrand is inlined into
+ * the kernels and loops over the axes have compile-time trip counts. Any
+ * method's kernels are built this way (cuda_cubature.cu, cuda_qmc.c,
+ * cuda_vegas.c).
+ */
+#ifndef PAGANI_GPU_CUDA_INTEGRAND_H
+#define PAGANI_GPU_CUDA_INTEGRAND_H
+
+#include "gpu/jit/cuda_module.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Builds f's source followed by `kernels` (a complete kernel text with no
+ * #include) into *out (cuda_module_build: cached on disk, expensive on a
+ * miss). `what` names the program in messages. PAGANI_ERR_NO_FORM when f
+ * has no source; otherwise cuda_module_build's codes. */
+int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
+                          const char *kernels, const char *what,
+                          cuda_module **out);
+
+/* cuda_integrand_module, then the kernels names[0..count-1] looked up into
+ * kernels[] (cuda_module_kernel). On failure *out is NULL (the module, if
+ * built, destroyed) and the code is returned. */
+int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
+                           const char *text, const char *what,
+                           const char *const *names, cudaKernel_t *kernels,
+                           int count, cuda_module **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAGANI_GPU_CUDA_INTEGRAND_H */

@@ -1,0 +1,311 @@
+/*
+ * vegas_kernel.cuh - PAGANI_VEGAS's sampling kernels. Not compiled into the
+ * library: gpu/vegas/cuda_vegas.c pastes this text, after the wrapped
+ * integrand (pagani_source_wrap, PAGANI_TARGET_CUDA), src/sampling/philox.h,
+ * src/sampling/vegas_point.h, src/sampling/vegas_piece.h and
+ * gpu/vegas/vegas_args.h (their #include lines removed), into one translation
+ * unit that NVRTC compiles per integrand with -DPAGANI_N=n: the integrand is
+ * inlined and every loop over the axes has a compile-time trip count.
+ */
+#ifndef PAGANI_N
+#error "PAGANI_N (the dimension) must be defined"
+#endif
+
+#define PAGANI_VEGAS_THREADS 256
+#define PAGANI_VEGAS_FULL 0xffffffffu
+
+__device__ __forceinline__ pagani_vegas_partial pagani_vegas_empty(void)
+{
+    pagani_vegas_partial p;
+    p.value = p.variance = p.vmax = p.beta_sum = p.fault_value = 0.0;
+    p.evaluations = p.nonzero = p.overflow = 0;
+    p.fault_key = ~0ULL;
+    return p;
+}
+
+/* a := a (+) b: sums, maxima, the earlier fault. */
+__device__ __forceinline__ void pagani_vegas_merge(pagani_vegas_partial *a,
+                                                   const pagani_vegas_partial &b)
+{
+    a->value += b.value;
+    a->variance += b.variance;
+    a->beta_sum += b.beta_sum;
+    a->evaluations += b.evaluations;
+    a->nonzero += b.nonzero;
+    a->overflow |= b.overflow;
+    if (b.vmax > a->vmax) a->vmax = b.vmax;
+    if (b.fault_key < a->fault_key) {
+        a->fault_key = b.fault_key;
+        a->fault_value = b.fault_value;
+    }
+}
+
+/* Merges the block's partials in a fixed order (a shuffle tree in each
+ * warp, then the warps in order); the result is valid in thread 0. */
+__device__ pagani_vegas_partial pagani_vegas_block_merge(pagani_vegas_partial p,
+                                                         pagani_vegas_partial *scratch)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        pagani_vegas_partial q;
+        q.value = __shfl_down_sync(PAGANI_VEGAS_FULL, p.value, off);
+        q.variance = __shfl_down_sync(PAGANI_VEGAS_FULL, p.variance, off);
+        q.vmax = __shfl_down_sync(PAGANI_VEGAS_FULL, p.vmax, off);
+        q.beta_sum = __shfl_down_sync(PAGANI_VEGAS_FULL, p.beta_sum, off);
+        q.fault_value = __shfl_down_sync(PAGANI_VEGAS_FULL, p.fault_value, off);
+        q.evaluations = __shfl_down_sync(PAGANI_VEGAS_FULL, p.evaluations, off);
+        q.nonzero = __shfl_down_sync(PAGANI_VEGAS_FULL, p.nonzero, off);
+        q.fault_key = __shfl_down_sync(PAGANI_VEGAS_FULL, p.fault_key, off);
+        q.overflow = __shfl_down_sync(PAGANI_VEGAS_FULL, p.overflow, off);
+        if (lane + off < 32) pagani_vegas_merge(&p, q);
+    }
+    if (lane == 0) scratch[warp] = p;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int w = 1; w < (int)(blockDim.x >> 5); w++) pagani_vegas_merge(&p, scratch[w]);
+    return p;
+}
+
+/* The digits of cube c (k_i = (c / g^i) % g), and the step to cube c + 1. */
+__device__ __forceinline__ void pagani_vegas_digits(long long c, long long g, double *k)
+{
+#pragma unroll
+    for (int i = 0; i < PAGANI_N; i++) {
+        k[i] = (double)(c % g);
+        c /= g;
+    }
+}
+
+__device__ __forceinline__ void pagani_vegas_next(double gd, double *k)
+{
+    bool carry = true;
+#pragma unroll
+    for (int i = 0; i < PAGANI_N; i++)
+        if (carry) {
+            k[i] += 1.0;
+            carry = k[i] >= gd;
+            if (carry) k[i] = 0.0;
+        }
+}
+
+/* The first cube c in [0, cubes] with offsets[c] >= s. */
+__device__ __forceinline__ long long pagani_vegas_find(const long long *offsets,
+                                                       long long cubes, long long s)
+{
+    long long lo = 0, hi = cubes;
+    while (lo < hi) {
+        long long mid = lo + ((hi - lo) >> 1);
+        if (offsets[mid] < s) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/* Adds one piece's results to a thread's partial. */
+__device__ __forceinline__ void pagani_vegas_add(pagani_vegas_partial *p,
+                                                 const pagani_vegas_args &a,
+                                                 const pagani_vegas_piece_out &o,
+                                                 long long cube, long long count,
+                                                 double *sigma)
+{
+    p->value += o.mean;
+    p->variance += o.var;
+    p->evaluations += count;
+    p->nonzero += o.nonzero;
+    p->overflow |= o.overflow;
+    if (o.vmax > p->vmax) p->vmax = o.vmax;
+    if (o.fault_sample >= 0 && p->fault_key == ~0ULL) {
+        p->fault_key = (unsigned long long)(cube * a.key_stride + o.fault_sample);
+        p->fault_value = o.fault_value;
+    }
+    if (a.stratify) {
+        double s = pow(o.var * (double)count, 0.5 * a.beta);
+        sigma[cube] = s;
+        p->beta_sum += s;
+    }
+}
+
+/*
+ * One sampling pass. Work mapping (a.mapping):
+ *  MAP_UNITS   thread t takes units t*per_thread .. (t+1)*per_thread - 1
+ *              (unit u = piece first + u*stride, cube-major; a cube's
+ *              count from counts[] when given, else a.samples per piece);
+ *  MAP_OFFSETS (Vegas+) thread t takes the whole cubes whose first sample
+ *              (offsets[], the scan of counts[]) lies in its range of
+ *              per_thread samples.
+ * Each thread samples its pieces in order (vegas_piece.h) into a private
+ * partial; the block merges them in a fixed order and writes
+ * partials[blockIdx.x]; the last block to finish (a counter) merges those
+ * in block order into *out. So the sums depend on the launch shape only,
+ * which depends on the job only. With ACC, bin contributions are counted as
+ * integers (pagani_vegas_quantize) in shared memory, three 32-bit digit
+ * counters a cell with native atomics (a block adds at most 2^16 samples),
+ * or straight into global memory (Vegas+, or bins too many for shared
+ * memory), and merged once per block into 128-bit totals in bins[0..cells)
+ * (low words) and bins[cells..2 cells) (high words): integer sums, the same
+ * whatever the order.
+ */
+template <bool ACC>
+__device__ __forceinline__ void
+pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *grid,
+                  const long long *counts, const long long *offsets, double *sigma,
+                  unsigned long long *bins, pagani_vegas_partial *partials,
+                  unsigned *done, pagani_vegas_partial *out)
+{
+    extern __shared__ double pagani_vegas_smem[];
+    __shared__ pagani_vegas_partial scratch[PAGANI_VEGAS_THREADS / 32];
+    __shared__ int last;
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const double gd = (double)a.g;
+    double *free_smem = pagani_vegas_smem;
+    const double *g = grid;
+    void *b = bins;
+    pagani_vegas_kparams kp;
+    pagani_vegas_partial p = pagani_vegas_empty();
+    double k[PAGANI_N];
+
+    if (a.grid_shared) {
+        for (int i = threadIdx.x; i < a.grid_cells; i += blockDim.x) free_smem[i] = grid[i];
+        g = free_smem;
+        free_smem += a.grid_cells;
+    }
+    if (ACC && a.bins_shared) {
+        unsigned *digits = (unsigned *)free_smem;
+        for (int i = threadIdx.x; i < 3 * a.bin_cells; i += blockDim.x) digits[i] = 0;
+        b = digits;
+    }
+    __syncthreads();
+
+    kp.seed = a.seed;
+    kp.iteration = a.iteration;
+    kp.n = PAGANI_N;
+    kp.nb = a.nb;
+    kp.row_stride = a.row_stride;
+    kp.accumulate = ACC;
+    kp.cells = a.bin_cells;
+    kp.fixed_count = a.samples;
+    kp.inv_count = a.inv_count;
+    kp.var_weight = a.var_weight;
+    kp.inv_pieces = a.inv_pieces;
+    kp.nb_per_g = a.nb_per_g;
+    kp.bin_scale = a.bin_scale;
+    kp.grid = g;
+    kp.bins_hi = ACC && !a.bins_shared ? bins + a.bin_cells : 0;
+    kp.lower = a.lower;
+    kp.width = a.width;
+    kp.params = params;
+
+    if (a.mapping == PAGANI_VEGAS_MAP_UNITS) {
+        const long long u0 = t * a.per_thread;
+        if (u0 < a.units) {
+            const long long u1 = a.units - u0 < a.per_thread ? a.units : u0 + a.per_thread;
+            long long w = a.first + u0 * a.stride;
+            long long cube = w / a.pieces, piece = w % a.pieces;
+            pagani_vegas_digits(cube, a.g, k);
+            for (long long u = u0; u < u1; u++) {
+                const long long count = counts ? counts[cube] : a.samples;
+                pagani_vegas_piece_out o = pagani_vegas_piece(
+                    &kp, 0, (pagani_u64)cube, k,
+                    (pagani_u64)(counts ? 0 : piece * a.samples), count, b);
+                pagani_vegas_add(&p, a, o, cube, count, sigma);
+                if (a.stride == 1) {
+                    if (++piece == a.pieces) {
+                        piece = 0;
+                        cube++;
+                        pagani_vegas_next(gd, k);
+                    }
+                } else {
+                    w += a.stride;
+                    cube = w / a.pieces;
+                    piece = w % a.pieces;
+                    pagani_vegas_digits(cube, a.g, k);
+                }
+            }
+        }
+    } else {
+        const long long s0 = t * a.per_thread;
+        if (s0 < a.total) {
+            const long long c0 = pagani_vegas_find(offsets, a.cubes, s0);
+            const long long c1 = pagani_vegas_find(offsets, a.cubes, s0 + a.per_thread);
+            pagani_vegas_digits(c0, a.g, k);
+            for (long long c = c0; c < c1; c++) {
+                const long long count = counts[c];
+                pagani_vegas_piece_out o =
+                    pagani_vegas_piece(&kp, 0, (pagani_u64)c, k, 0, count, b);
+                pagani_vegas_add(&p, a, o, c, count, sigma);
+                pagani_vegas_next(gd, k);
+            }
+        }
+    }
+
+    p = pagani_vegas_block_merge(p, scratch);
+    if (ACC && a.bins_shared) {   /* digits -> 128-bit totals */
+        const unsigned *digits = (const unsigned *)b;
+        __syncthreads();
+        for (int i = threadIdx.x; i < a.bin_cells; i += blockDim.x) {
+            const unsigned long long mid = ((unsigned long long)digits[a.bin_cells + i] << 16) +
+                                           digits[i];
+            const unsigned long long lo =
+                mid + ((unsigned long long)digits[2 * a.bin_cells + i] << 32);
+            unsigned long long up = lo < mid;    /* carries into the high word */
+            if (lo) {
+                const unsigned long long old = atomicAdd(bins + i, lo);
+                up += old + lo < old;
+            }
+            if (up) atomicAdd(bins + a.bin_cells + i, up);
+        }
+    }
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = p;
+        __threadfence();
+        last = atomicAdd(done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+
+    /* the last block: partials in block order, thread i taking i, i + 256, ... */
+    __threadfence();
+    p = pagani_vegas_empty();
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
+        const volatile pagani_vegas_partial *v = partials + i;
+        pagani_vegas_partial q;
+        q.value = v->value;
+        q.variance = v->variance;
+        q.vmax = v->vmax;
+        q.beta_sum = v->beta_sum;
+        q.fault_value = v->fault_value;
+        q.evaluations = v->evaluations;
+        q.nonzero = v->nonzero;
+        q.fault_key = v->fault_key;
+        q.overflow = v->overflow;
+        pagani_vegas_merge(&p, q);
+    }
+    __syncthreads();
+    p = pagani_vegas_block_merge(p, scratch);
+    if (threadIdx.x == 0) {
+        *out = p;
+        *done = 0;
+    }
+}
+
+/* The pass with bin accumulation (grid-adjusting iterations). */
+extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS)
+pagani_vegas_adjust(const pagani_vegas_args a, const void *params, const double *grid,
+                    const long long *counts, const long long *offsets, double *sigma,
+                    unsigned long long *bins, pagani_vegas_partial *partials,
+                    unsigned *done, pagani_vegas_partial *out)
+{
+    pagani_vegas_pass<true>(a, params, grid, counts, offsets, sigma, bins, partials,
+                            done, out);
+}
+
+/* The cheaper pass once the grid is frozen: no bins. */
+extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS)
+pagani_vegas_plain(const pagani_vegas_args a, const void *params, const double *grid,
+                   const long long *counts, const long long *offsets, double *sigma,
+                   unsigned long long *bins, pagani_vegas_partial *partials,
+                   unsigned *done, pagani_vegas_partial *out)
+{
+    pagani_vegas_pass<false>(a, params, grid, counts, offsets, sigma, bins, partials,
+                             done, out);
+}

@@ -1,0 +1,8 @@
+# src/cpu: the OpenMP backend, one file per method (mirrors gpu/).
+libpagani_la_SOURCES += \
+	src/cpu/cpu_backend.h \
+	src/cpu/cpu_backend.c \
+	src/cpu/cpu_threads.c \
+	src/cpu/cpu_cubature.c \
+	src/cpu/cpu_vegas.c \
+	src/cpu/cpu_qmc.c

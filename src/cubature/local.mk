@@ -1,0 +1,6 @@
+# src/cubature: PAGANI_CUBATURE's driver and its threshold search
+# (the paper's Algorithm 3).
+libpagani_la_SOURCES += \
+	src/cubature/cubature_driver.c \
+	src/cubature/threshold_search.h \
+	src/cubature/threshold_search.c

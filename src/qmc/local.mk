@@ -1,0 +1,5 @@
+# src/qmc: PAGANI_QMC: the driver and its work splitting.
+libpagani_la_SOURCES += \
+	src/qmc/qmc.h \
+	src/qmc/qmc_split.c \
+	src/qmc/qmc_driver.c

@@ -1,0 +1,152 @@
+/*
+ * qmc_split.c - PAGANI_QMC's shared pieces (qmc.h): the job, the estimate
+ * over shifts, the fault report, and the pieces of a split run.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "qmc/qmc.h"
+#include "sampling/qmc_point.h"
+#include "sampling/zinterhof_table.h"
+
+int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
+                   const double *lower, const double *upper,
+                   const pagani_options *opt, qmc_job *job)
+{
+    int shifts = opt->qmc_shifts ? opt->qmc_shifts : PAGANI_QMC_DEFAULT_SHIFTS;
+
+    if (shifts < 2 || shifts > PAGANI_QMC_MAX_SHIFTS)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "qmc_shifts must be 2..%d "
+                           "(0: %d), got %d", PAGANI_QMC_MAX_SHIFTS,
+                           PAGANI_QMC_DEFAULT_SHIFTS, opt->qmc_shifts);
+    if (opt->qmc_initial_points < 0)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "qmc_initial_points must "
+                           "be >= 0 (0: 2^14), got %lld", opt->qmc_initial_points);
+    if (opt->qmc_transform < PAGANI_QMC_TRANSFORM_NONE ||
+        opt->qmc_transform > PAGANI_QMC_TRANSFORM_KOROBOV)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "qmc_transform must be 0 "
+                           "(none), 1 (tent) or 2 (Korobov), got %d",
+                           opt->qmc_transform);
+    if (f->n > PAGANI_ZINTERHOF_MAX_DIM)
+        return pagani_fail(ctx, PAGANI_ERR_DIMENSION, "QMC supports n <= %d, "
+                           "got %d", PAGANI_ZINTERHOF_MAX_DIM, f->n);
+    memset(job, 0, sizeof *job);
+    job->integrand = f;
+    job->n = f->n;
+    job->shifts = shifts;
+    job->transform = opt->qmc_transform;
+    job->seed = opt->seed;
+    for (int i = 0; i < f->n; i++) {
+        job->lower[i] = lower[i];
+        job->width[i] = upper[i] - lower[i];
+    }
+    return PAGANI_OK;
+}
+
+void pagani_qmc_estimate_sums(const qmc_job *job, const pagani_xsum *sums,
+                              unsigned long long points,
+                              pagani_qmc_estimate *est)
+{
+    int R = job->shifts;
+    double volume = 1.0, mean = 0.0, ss = 0.0;
+
+    for (int i = 0; i < job->n; i++) volume *= job->width[i];
+    est->points = points;
+    est->partial = 0;
+    if (points == 0) {
+        est->value = est->error = 0.0;
+        return;
+    }
+    for (int r = 0; r < R; r++)
+        mean += volume * (pagani_xsum_value(&sums[r]) / (double)points);
+    mean /= R;
+    for (int r = 0; r < R; r++) {
+        double d = volume * (pagani_xsum_value(&sums[r]) / (double)points) - mean;
+        ss += d * d;
+    }
+    est->value = mean;
+    est->error = sqrt(ss / ((double)R * (R - 1)));
+}
+
+int pagani_qmc_fault(pagani_context *ctx, const qmc_job *job,
+                     const qmc_fault *fault)
+{
+    char coords[512];
+    size_t used = 0;
+    double w = 1.0;
+
+    coords[0] = '\0';
+    for (int i = 0; i < job->n && used < sizeof coords - 32; i++) {
+        pagani_u128 s = pagani_qmc_state(job->seed, (unsigned)fault->shift,
+                                         (unsigned)i, fault->k,
+                                         pagani_zinterhof_theta[i]);
+        double x = pagani_qmc_coord(s, job->transform, job->lower[i],
+                                    job->width[i], &w);
+        used += (size_t)snprintf(coords + used, sizeof coords - used, "%s%.17g",
+                                 i ? ", " : "", x);
+    }
+    if (used >= sizeof coords - 32)
+        snprintf(coords + used, sizeof coords - used, ", ...");
+    return pagani_fail(ctx, PAGANI_ERR_NONFINITE, "the integrand returned %g "
+                       "at x = (%s) (QMC point %llu of shift %d; Jacobian %g)",
+                       fault->value, coords, fault->k, fault->shift, w);
+}
+
+int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
+                         const double *lower, const double *upper,
+                         const pagani_options *opt, unsigned long long first,
+                         unsigned long long count, unsigned long long leap,
+                         pagani_xsum *sums)
+{
+    const qmc_ops *ops;
+    qmc_job job;
+    qmc_fault fault;
+    void *state = NULL;
+    int rc;
+
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    if (!f || !lower || !upper || !opt || !sums)
+        return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER, "QMC piece: an "
+                           "argument is NULL");
+    if (f->ctx != ctx)
+        return pagani_fail(ctx, PAGANI_ERR_CONTEXT_MISMATCH, "the integrand "
+                           "was created by another context");
+    if (!ctx->backend || !(ops = ctx->backend->qmc))
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "QMC is not "
+                           "available on this context's backend");
+    if (first < 1 || leap < 1 ||
+        (count > 0 && (count - 1) > ((1ULL << 63) - first) / leap))
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC piece: indices must "
+                           "be 1 <= first + j*leap < 2^63 (first %llu, count "
+                           "%llu, leap %llu)", first, count, leap);
+    if ((rc = pagani_qmc_job(ctx, f, lower, upper, opt, &job)) != PAGANI_OK)
+        return rc;
+    rc = ops->setup(ctx->backend_state, &job, &state);
+    if (rc == PAGANI_OK)
+        rc = ops->sums(state, 0, job.shifts, first, count, leap, sums, &fault);
+    if (state) ops->release(state);
+    if (rc == PAGANI_ERR_NONFINITE) return pagani_qmc_fault(ctx, &job, &fault);
+    return rc;
+}
+
+int pagani_qmc_combine(const qmc_job *job, int pieces, const pagani_xsum *sums,
+                       const unsigned long long *points,
+                       unsigned long long planned, pagani_qmc_estimate *est)
+{
+    int R = job->shifts;
+    unsigned long long total = 0;
+    pagani_xsum *acc = malloc((size_t)R * sizeof *acc);
+
+    if (!acc) return PAGANI_ERR_NO_MEMORY;
+    for (int r = 0; r < R; r++) pagani_xsum_zero(&acc[r]);
+    for (int p = 0; p < pieces; p++) {
+        for (int r = 0; r < R; r++)
+            pagani_xsum_merge(&acc[r], &sums[(size_t)p * R + r]);
+        total += points[p];
+    }
+    pagani_qmc_estimate_sums(job, acc, total, est);
+    est->partial = total < planned;
+    free(acc);
+    return PAGANI_OK;
+}

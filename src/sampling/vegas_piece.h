@@ -1,0 +1,239 @@
+/*
+ * vegas_piece.h - the work unit of PAGANI_VEGAS on every backend: the samples
+ * of one piece of one cube (vegas_backend.h), for the host and the device
+ * (static inline, no headers). The CPU backend (cpu_vegas.c) and the CUDA
+ * kernels (gpu/vegas/vegas_kernel.cuh) both run this loop, so they draw the
+ * same points and form the same per-piece sums.
+ *
+ * On the device the integrand is pagani_integrand_device (the wrapped user
+ * source, inlined by NVRTC) and PAGANI_N is the dimension, a compile-time
+ * constant, so x, the bins and the random words stay in registers; bin
+ * contributions go to shared memory with 32-bit integer atomics (exact, so
+ * their order does not matter). On the host the integrand is a function
+ * pointer and the bins a thread's private array. Both add the same
+ * integers (pagani_vegas_quantize).
+ */
+#ifndef PAGANI_VEGAS_PIECE_H
+#define PAGANI_VEGAS_PIECE_H
+
+#include "sampling/vegas_point.h"
+
+#ifdef PAGANI_N
+#define PAGANI_VEGAS_DIM PAGANI_N
+#define PAGANI_VEGAS_NDIM(kp) PAGANI_N
+#else
+#define PAGANI_VEGAS_DIM PAGANI_MAX_DIM
+#define PAGANI_VEGAS_NDIM(kp) ((kp)->n)
+typedef double (*pagani_vegas_fn)(const double *x, int n, const void *params);
+#endif
+
+/* What every piece of a pass shares. */
+typedef struct pagani_vegas_kparams {
+    pagani_u64 seed;
+    pagani_u32 iteration;
+    int n;
+    int nb;                      /* bins per axis */
+    int row_stride;              /* nb + 1, or 0 when all axes share row 0 */
+    int accumulate;
+    int cells;                   /* bin cells: rows * nb */
+    long long fixed_count;       /* the usual samples per piece, with: */
+    double inv_count;            /*   1 / fixed_count */
+    double var_weight;           /*   1 / (c (c - 1) pieces^2), c = fixed_count */
+    double inv_pieces;           /* 1 / pieces per cube */
+    double nb_per_g;             /* nb / g */
+    double bin_scale;
+    const double *grid;          /* rows of nb + 1 edges */
+    unsigned long long *bins_hi; /* device, bins in global memory: the high
+                                    words (carries); NULL: no carries */
+    const double *lower;
+    const double *width;
+    const void *params;          /* the integrand's parameter block */
+} pagani_vegas_kparams;
+
+/* A piece's results. */
+typedef struct pagani_vegas_piece_out {
+    double mean;                 /* mean of v = f J over the piece / pieces */
+    double var;                  /* variance of that mean / pieces^2 */
+    long long nonzero;           /* samples with f != 0 */
+    double vmax;                 /* largest v^2 */
+    int overflow;                /* some v^2 * bin_scale >= VEGAS_Q_LIMIT */
+    long long fault_sample;      /* first sample with f or v not finite, -1 */
+    double fault_value;
+} pagani_vegas_piece_out;
+
+/* The reciprocals for pieces of `count` samples, `pieces` a cube. */
+PAGANI_HD void pagani_vegas_weights(pagani_vegas_kparams *kp, long long count,
+                                    long long pieces)
+{
+    kp->fixed_count = count;
+    kp->inv_count = 1.0 / (double)count;
+    kp->inv_pieces = 1.0 / (double)pieces;
+    kp->var_weight = kp->inv_count / (double)(count - 1) * kp->inv_pieces * kp->inv_pieces;
+}
+
+#define PAGANI_VEGAS_Q_LIMIT 281474976710656.0 /* 2^48, as VEGAS_Q_LIMIT */
+
+/*
+ * A contribution q = v^2 * bin_scale (0.5 <= q < PAGANI_VEGAS_Q_LIMIT) as
+ * an integer, in three digits of 16-bit weight, d[0] + 2^16 d[1] + 2^32
+ * d[2], each below 2^16, so that 2^16 of them sum below 2^32 in a 32-bit
+ * counter. Rounded to nearest: exactly below 2^32, to a multiple of 2^16
+ * above (relative error < 2^-17).
+ */
+PAGANI_HD void pagani_vegas_quantize(double q, pagani_u32 *d)
+{
+    if (q < 4294967296.0) {
+        pagani_u64 t = (pagani_u64)(q + 0.5);
+        d[0] = (pagani_u32)(t & 0xffffu);
+        d[1] = (pagani_u32)(t >> 16);
+        d[2] = 0;
+    } else {
+        pagani_u64 t = (pagani_u64)(q * (1.0 / 65536.0) + 0.5);
+        d[0] = 0;
+        d[1] = (pagani_u32)(t & 0xffffu);
+        d[2] = (pagani_u32)(t >> 16);
+    }
+}
+
+/* The digits as one integer (< 2^48). */
+PAGANI_HD pagani_u64 pagani_vegas_digits_value(const pagani_u32 *d)
+{
+    return ((pagani_u64)d[2] << 32) + ((pagani_u64)d[1] << 16) + d[0];
+}
+
+/*
+ * Adds a contribution to bin cell `index`:
+ *  host             bins is a thread's private 64-bit cells;
+ *  device, hi NULL  bins is the block's shared counters, three arrays of
+ *                   `cells` 32-bit digits (native 32-bit atomics);
+ *  device, hi set   bins (low words) and hi are 128-bit totals in global
+ *                   memory, with a carry.
+ */
+PAGANI_HD void pagani_vegas_bin_add(void *bins, unsigned long long *hi, int cells,
+                                    int index, const pagani_u32 *d)
+{
+#if defined(__CUDA_ARCH__)
+    /* explicit address spaces: a generic atomic would test for shared
+     * memory and fall back to a compare-and-swap loop */
+    if (hi) {
+        const unsigned long long q = pagani_vegas_digits_value(d);
+        unsigned long long old;
+        asm volatile("atom.global.add.u64 %0, [%1], %2;"
+                     : "=l"(old)
+                     : "l"(__cvta_generic_to_global((unsigned long long *)bins + index)),
+                       "l"(q)
+                     : "memory");
+        if (old + q < old)
+            asm volatile("red.global.add.u64 [%0], 1;"
+                         :: "l"(__cvta_generic_to_global(hi + index)) : "memory");
+    } else {
+        const unsigned c = (unsigned)__cvta_generic_to_shared((unsigned *)bins + index);
+#pragma unroll
+        for (int j = 0; j < 3; j++)
+            if (d[j])
+                asm volatile("red.shared.add.u32 [%0], %1;"
+                             :: "r"(c + 4u * (unsigned)(j * cells)), "r"(d[j]) : "memory");
+    }
+#else
+    (void)hi;
+    (void)cells;
+    ((unsigned long long *)bins)[index] += pagani_vegas_digits_value(d);
+#endif
+}
+
+/*
+ * Samples first .. first + count - 1 (count >= 2) of cube `cube`, whose
+ * intervals are k[0..n-1]. Contributions go to bins (rows of nb cells)
+ * when kp->accumulate. fn is the host integrand (unused on the device).
+ */
+PAGANI_HD pagani_vegas_piece_out
+pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
+                   pagani_u64 cube, const double *k, pagani_u64 first,
+                   long long count, void *bins)
+{
+    pagani_vegas_piece_out o;
+    double shift = 0.0, s1 = 0.0, s2 = 0.0;
+    const int n = PAGANI_VEGAS_NDIM(kp);  /* a constant on the device */
+
+    o.nonzero = 0;
+    o.vmax = 0.0;
+    o.overflow = 0;
+    o.fault_sample = -1;
+    o.fault_value = 0.0;
+    for (long long j = 0; j < count; j++) {
+        double x[PAGANI_VEGAS_DIM];
+        int bin[PAGANI_VEGAS_DIM];
+        double jac = 1.0, fx, v, d;
+
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int blk = 0; blk < (n + 3) / 4; blk++) {
+            pagani_philox4 r = pagani_vegas_random(kp->seed, kp->iteration, cube,
+                                    first + (pagani_u64)j, blk);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+            for (int q = 0; q < 4; q++) {
+                const int i = 4 * blk + q;
+                if (i < n) {
+                    double c = pagani_vegas_axis(k[i], r.v[q], kp->nb_per_g,
+                                                 kp->nb,
+                                                 kp->grid + i * kp->row_stride,
+                                                 &jac, &bin[i]);
+                    x[i] = pagani_vegas_coord(kp->lower[i], kp->width[i], c);
+                }
+            }
+        }
+#if defined(__CUDA_ARCH__)
+        (void)fn;
+        fx = pagani_integrand_device(x, kp->params);
+#else
+        fx = ((pagani_vegas_fn)fn)(x, n, kp->params);
+#endif
+        v = fx * jac;
+        if (!(v - v == 0.0)) {           /* NaN or infinity */
+            if (o.fault_sample < 0) {
+                o.fault_sample = (long long)(first + (pagani_u64)j);
+                o.fault_value = fx;
+            }
+            v = 0.0;
+        }
+        if (fx != 0.0) o.nonzero++;
+        if (j == 0) shift = v;
+        d = v - shift;
+        s1 += d;
+        s2 += d * d;
+        v = v * v;
+        if (v > o.vmax) o.vmax = v;
+        if (kp->accumulate) {
+            double q = v * kp->bin_scale;
+            if (q >= PAGANI_VEGAS_Q_LIMIT) {
+                o.overflow = 1;
+            } else if (q >= 0.5) {
+                const int rows = kp->row_stride ? kp->nb : 0;
+                pagani_u32 dig[3];
+                pagani_vegas_quantize(q, dig);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+                for (int i = 0; i < n; i++)
+                    pagani_vegas_bin_add(bins, kp->bins_hi, kp->cells, i * rows + bin[i],
+                                         dig);
+            }
+        }
+    }
+    {   /* reciprocals from the host when the count is the usual one */
+        double ic = kp->inv_count, vw = kp->var_weight;
+        if (count != kp->fixed_count) {
+            ic = 1.0 / (double)count;
+            vw = ic / (double)(count - 1) * kp->inv_pieces * kp->inv_pieces;
+        }
+        o.mean = (shift + s1 * ic) * kp->inv_pieces;
+        o.var = (s2 - s1 * s1 * ic) * vw;
+    }
+    if (!(o.var > 0.0)) o.var = 0.0;
+    return o;
+}
+
+#endif /* PAGANI_VEGAS_PIECE_H */
