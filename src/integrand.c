@@ -40,13 +40,22 @@ static int validate(pagani_context *ctx, pagani_integrand **f, int n,
     return PAGANI_OK;
 }
 
-/* Copies a parameter block into f (NULL when params_size is 0). */
+/* Doubles in a parameter block of `bytes` bytes, a partial one counted. */
+static size_t param_doubles(size_t bytes)
+{
+    return (bytes + sizeof(double) - 1) / sizeof(double);
+}
+
+/* Copies a parameter block into f (NULL when params_size is 0), padded
+ * with zeros to whole doubles, so that p[k] for every k the source check
+ * allows lies inside the copy. */
 static int copy_params(pagani_integrand *f, const void *params,
                        size_t params_size)
 {
+    size_t padded = param_doubles(params_size) * sizeof(double);
     void *copy = NULL;
     if (params_size > 0) {
-        copy = malloc(params_size);
+        copy = calloc(1, padded);
         if (!copy)
             return pagani_fail(f->ctx, PAGANI_ERR_NO_MEMORY, "out of memory "
                                "copying %zu bytes of parameters", params_size);
@@ -56,6 +65,43 @@ static int copy_params(pagani_integrand *f, const void *params,
     f->params = copy;
     f->params_size = params_size;
     return PAGANI_OK;
+}
+
+/* Checks source for n coordinates before it compiles or runs: a literal
+ * index of x outside 0..n-1 is PAGANI_ERR_COMPILE; when check_params, a
+ * source that names p or params needs a block (of params_size bytes)
+ * holding every literal p[k] it reads, else PAGANI_ERR_PARAMS. */
+static int check_source(pagani_context *ctx, const char *source, int n,
+                        size_t params_size, int check_params)
+{
+    size_t count = param_doubles(params_size);
+    pagani_source_facts facts;
+
+    pagani_source_scan(source, n, count, &facts);
+    if (facts.bad_x_line)
+        return pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand:%d: x[%lld] "
+                           "is out of range: the integrand has n = %d "
+                           "coordinates, x[0] to x[%d]", facts.bad_x_line,
+                           facts.bad_x, n, n - 1);
+    if (!check_params || !facts.params_line) return PAGANI_OK;
+    if (params_size == 0)
+        return pagani_fail(ctx, PAGANI_ERR_PARAMS, "integrand:%d: the "
+                           "source reads the parameter block (p or params) "
+                           "but the integrand has none: pass params and "
+                           "params_size, or call "
+                           "pagani_integrand_set_params", facts.params_line);
+    if (facts.bad_p_line)
+        return pagani_fail(ctx, PAGANI_ERR_PARAMS, "integrand:%d: p[%lld] "
+                           "is outside the parameter block of %zu bytes "
+                           "(p[0] to p[%zu])", facts.bad_p_line, facts.bad_p,
+                           params_size, count - 1);
+    return PAGANI_OK;
+}
+
+int pagani_integrand_check(pagani_context *ctx, const pagani_integrand *f)
+{
+    if (!f->source) return PAGANI_OK;
+    return check_source(ctx, f->source, f->n, f->params_size, 1);
 }
 
 /* A new integrand with its parameters and (when given) a copy of source. */
@@ -134,6 +180,8 @@ int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
     pagani_integrand *g;
     int rc = validate(ctx, f, n, source != NULL, "source", params, params_size);
     if (rc != PAGANI_OK) return rc;
+    if ((rc = check_source(ctx, source, n, params_size, 1)) != PAGANI_OK)
+        return rc;
     if ((rc = make(ctx, n, source, params, params_size, &g)) != PAGANI_OK)
         return rc;
     if (ctx->kind == PAGANI_BACKEND_CPU) rc = compile_host(g);
@@ -151,6 +199,10 @@ int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the definition has %s",
                            cpu ? "neither a function nor source" :
                            "no source, which the CUDA backend needs");
+    /* Its parameters come later: they are checked by pagani_integrate. */
+    if (def->source &&
+        (rc = check_source(ctx, def->source, n, 0, 0)) != PAGANI_OK)
+        return rc;
     if ((rc = make(ctx, n, def->source, NULL, 0, &g)) != PAGANI_OK)
         return rc;
     /* The host function is kept on every backend (it is the integrand's
@@ -176,7 +228,8 @@ void pagani_integrand_destroy(pagani_integrand *f)
     const backend_ops *b;
     if (!f) return;
     b = f->ctx->backend;
-    if (b && b->release_integrand) b->release_integrand(f->ctx->backend_state, f);
+    if (b && b->release_integrand)
+        b->release_integrand(f->ctx->backend_state, f);
     pagani_jit_cpu_unload(f->host_module);
     free(f->source);
     free(f->params);

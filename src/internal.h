@@ -36,6 +36,12 @@ struct pagani_integrand {
     void *device_module[4];
 };
 
+/* Checks, before an integration, that f's parameter block fits its source
+ * (integrand.c): PAGANI_ERR_PARAMS, with the source line, when the source
+ * reads p or params and the block is missing or shorter than a literal
+ * index it reads. */
+int pagani_integrand_check(pagani_context *ctx, const pagani_integrand *f);
+
 /* Sets the context's message (printf-style) and returns `code`, so that a
  * failure reads: return pagani_fail(ctx, PAGANI_ERR_BOUNDS, "...", ...). */
 int pagani_fail(pagani_context *ctx, int code, const char *fmt, ...)

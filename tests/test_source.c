@@ -55,6 +55,11 @@ static double scaled(const double *x, int n, const void *params)
     return ((const double *)params)[0] * x[0];
 }
 
+/* 2 p[0] x[0] x[1]: its integral over the unit square is p[0] / 2. */
+PAGANI_INTEGRAND(scaled_def, {
+    return 2.0 * p[0] * x[0] * x[1];
+})
+
 PAGANI_INTEGRAND(gauss, {
     double s = 0.0;
     for (int i = 0; i < n; i++) s += (x[i] - 0.5) * (x[i] - 0.5);
@@ -161,7 +166,8 @@ static void test_macro(pagani_context *ctx)
     tap_ok(rc1 == PAGANI_OK && rc2 == PAGANI_OK && rc3 == PAGANI_OK,
            "PAGANI_INTEGRAND: create from def, source-only def, function "
            "(%s)", pagani_context_message(ctx));
-    tap_ok(both && both->function == gauss.function && both->host_module == NULL,
+    tap_ok(both && both->function == gauss.function &&
+           both->host_module == NULL,
            "create(def) on the CPU uses the host function, no compilation");
     if (rc1 || rc2 || rc3) {
         tap_skip("PAGANI_INTEGRAND forms not made");
@@ -283,6 +289,117 @@ static void test_errors(pagani_context *ctx)
     }
 }
 
+/* Sources that would crash or run wrong (n = 2), and how each is refused:
+ * the code, and the line and the fault the message names. */
+static const struct refusal {
+    const char *source;
+    int nparams;          /* doubles in the parameter block (0: none) */
+    int code;
+    const char *line, *fault;
+    const char *name;
+} refusals[] = {
+    {"p[0] * x[0]", 0, PAGANI_ERR_PARAMS, "integrand:1", "parameter block",
+     "p[0] with no parameter block"},
+    {"*p", 0, PAGANI_ERR_PARAMS, "integrand:1", "parameter block",
+     "*p with no parameter block"},
+    {"double a = x[0];\nreturn a * p [0];", 0, PAGANI_ERR_PARAMS,
+     "integrand:2", "parameter block", "p [0] on line 2, no block"},
+    {"x[0] * *(const double *)params", 0, PAGANI_ERR_PARAMS, "integrand:1",
+     "parameter block", "params with no parameter block"},
+    {"p[0] * x[0] + p[1]", 1, PAGANI_ERR_PARAMS, "integrand:1", "p[1]",
+     "p[1] with one parameter"},
+    {"x[0] * x[2]", 0, PAGANI_ERR_COMPILE, "integrand:1", "x[2]",
+     "x[2] with n = 2"},
+    {"double a = x[0];\n\nreturn a * x[-1];", 0, PAGANI_ERR_COMPILE,
+     "integrand:3", "x[-1]", "x[-1] on line 3"},
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+    {"double s = 0.0;\nfor (int i = 0; i < 3; i++) s += x[i];\nreturn s;",
+     0, PAGANI_ERR_COMPILE, "integrand:2", "array bounds",
+     "GCC: a loop reading x[2] with n = 2"},
+#endif
+    {"if (x[0] > 2) return 1;", 0, PAGANI_ERR_COMPILE, "end-of-integrand",
+     "return", "a path without a return value"},
+    {"return;", 0, PAGANI_ERR_COMPILE, "integrand:1", "return",
+     "return; in a function returning double"},
+    {"double s;\nreturn s + x[0];", 0, PAGANI_ERR_COMPILE, "integrand:2",
+     "uninitialized", "a variable read before it is set"},
+    {"x[0] +\nsinn(x[1])", 0, PAGANI_ERR_COMPILE, "integrand:2", "sinn",
+     "a misspelt function, sinn"},
+    {"double exq(double);\nreturn exq(x[0]);", 0, PAGANI_ERR_COMPILE, "exq",
+     "undefined", "an undefined symbol, at link time"},
+};
+#define NREFUSALS (int)(sizeof refusals / sizeof refusals[0])
+
+/* Source that would crash or run wrong is refused before it runs, and
+ * leaves nothing in the cache. */
+static void test_checks(pagani_context *ctx, const char *cache)
+{
+    pagani_integrand *f = NULL;
+    double ones[2] = {1.0, 1.0};
+    int objects, rc;
+
+    rc = pagani_integrand_from_source(ctx, &f, 2,
+        "x[0] + /* p[0] */ (double)sizeof(\"p\") + s.p", NULL, 0);
+    tap_ok(rc == PAGANI_ERR_COMPILE &&
+           strstr(pagani_context_message(ctx), "integrand:1") &&
+           !strstr(pagani_context_message(ctx), "parameter block"),
+           "p in a comment, a string or as a member is not the parameter "
+           "block (the source goes on to the compiler)");
+    objects = count_prefixed(cache, "cpu-");
+    for (int i = 0; i < NREFUSALS; i++) {
+        const struct refusal *c = &refusals[i];
+        const char *msg;
+        f = (pagani_integrand *)&f;
+        rc = pagani_integrand_from_source(ctx, &f, 2, c->source,
+                                          c->nparams ? ones : NULL,
+                                          c->nparams * sizeof ones[0]);
+        msg = pagani_context_message(ctx);
+        if (!tap_ok(rc == c->code && f == NULL && strstr(msg, c->line) &&
+                    strstr(msg, c->fault), "%s: %s naming %s", c->name,
+                    pagani_strerror(c->code), c->line))
+            tap_diag("rc %d: %s", rc, msg);
+        if (rc == PAGANI_OK) pagani_integrand_destroy(f);
+    }
+    tap_ok(count_prefixed(cache, "cpu-") == objects &&
+           count_prefixed(cache, ".build") == 0,
+           "the refused sources left no object and no build folder");
+}
+
+/* PAGANI_INTEGRAND definitions get their parameters later: integrating
+ * without a block that fits is refused, never a crash. */
+static void test_late_params(pagani_context *ctx)
+{
+    pagani_integrand *f = NULL, *g = NULL;
+    pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
+    double lo[2] = {0.0, 0.0}, hi[2] = {1.0, 1.0}, two = 2.0;
+    float small = 3.0f;
+    pagani_result r;
+    int rc;
+
+    rc = pagani_integrand_create(ctx, &f, 2, &scaled_def);
+    tap_ok(rc == PAGANI_OK &&
+           pagani_integrate(ctx, f, lo, hi, &opt, &r) == PAGANI_ERR_PARAMS &&
+           strstr(pagani_context_message(ctx), "set_params"),
+           "create(def using p), no parameters: integrate gives "
+           "PAGANI_ERR_PARAMS");
+    rc = pagani_integrand_set_params(f, &two, sizeof two);
+    if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);
+    tap_ok(rc == PAGANI_OK && fabs(r.value - 1.0) < 1e-12,
+           "after set_params(p[0] = 2) it integrates: %.15g (want 1)",
+           r.value);
+    pagani_integrand_set_params(f, NULL, 0);
+    tap_ok(pagani_integrate(ctx, f, lo, hi, &opt, &r) == PAGANI_ERR_PARAMS,
+           "after set_params(NULL, 0): PAGANI_ERR_PARAMS again");
+    pagani_integrand_destroy(f);
+
+    rc = pagani_integrand_from_source(ctx, &g, 2, "p[0] * x[0]", &small,
+                                      sizeof small);
+    tap_ok(rc == PAGANI_OK && g && g->params_size == sizeof small &&
+           isfinite(eval(g, points[0])),
+           "a 4-byte block covers p[0] (padded to a double)");
+    pagani_integrand_destroy(g);
+}
+
 static void test_params(pagani_context *ctx)
 {
     pagani_integrand *f = NULL, *g = NULL;
@@ -379,6 +496,8 @@ int main(void)
         test_macro(ctx);
         test_cache(ctx, root);
         test_errors(ctx);
+        test_checks(ctx, cache);
+        test_late_params(ctx);
         test_params(ctx);
     }
     test_cuda_context();

@@ -8,12 +8,18 @@
 #include "gpu/jit/cuda_integrand.h"
 #include "jit/source_env.h"
 
+/* NVRTC's diagnostics of code that would run wrong, made errors as the
+ * CPU's compiler flags do (jit_cpu.c): 940 a path without a return value,
+ * 117 `return;` in the integrand, 549 a variable read before it is set.
+ * (An undeclared function is an error in C++ already.) */
+static const char diag_errors[] = "--diag-error=940,117,549";
+
 int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
                           const char *kernels, const char *what,
                           cuda_module **out)
 {
     char option[32];
-    const char *options[1] = {option};
+    const char *options[2] = {option, diag_errors};
     char *unit, *full;
     size_t a, b;
     int rc;
@@ -35,7 +41,7 @@ int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
     memcpy(full + a + 1, kernels, b + 1);
     free(unit);
     snprintf(option, sizeof option, "-DPAGANI_N=%d", f->n);
-    rc = cuda_module_build(ctx, full, what, options, 1, out);
+    rc = cuda_module_build(ctx, full, what, options, 2, out);
     free(full);
     return rc;
 }

@@ -2,7 +2,9 @@
  * cuda_integrand.h - one NVRTC module per (integrand, kernel text): the
  * integrand's source wrapped for CUDA (pagani_source_wrap), then the
  * kernel text, compiled with -DPAGANI_N=n so the integrand is inlined into
- * the kernels and loops over the axes have compile-time trip counts. Any
+ * the kernels and loops over the axes have compile-time trip counts, and
+ * with NVRTC's diagnostics of a missing return value and of a variable
+ * read before it is set made errors (PAGANI_ERR_COMPILE). Any
  * method's kernels are built this way (cuda_cubature.cu, cuda_qmc.c,
  * cuda_vegas.c).
  */

@@ -7,11 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <nvrtc.h>
 #include "gpu/cuda_internal.h"
 #include "gpu/jit/cuda_module.h"
-#include "jit/jit_cpu.h"
+#include "jit/jit_cache.h"
 
 struct cuda_module {
     cudaLibrary_t library;
@@ -132,97 +131,22 @@ static int pick_arch(pagani_context *ctx, int cc, char *opt, size_t len, int *cu
     return PAGANI_OK;
 }
 
-/* ---- the disk cache -------------------------------------------------- */
+/* ---- the disk cache (jit_cache.h) ------------------------------------ */
 
-#define CACHE_MAGIC "PAGANI-CUDA-1\n"
-
-typedef struct cache_key {
-    unsigned long long h[2];
-} cache_key;
-
-static cache_key make_key(const char *source, const char *const *options,
-                          int noptions, int driver)
+/* The key of an image: the source, the options, NVRTC's and the driver's
+ * versions. */
+static pagani_cache_key make_key(const char *source, const char *const *options,
+                                 int noptions, int driver)
 {
-    cache_key k = {{PAGANI_HASH64_INIT, PAGANI_HASH64_INIT ^ 0x9e3779b97f4a7c15ULL}};
-    int ver[3] = {nvrtc.major, nvrtc.minor, driver};
+    int versions[3] = {nvrtc.major, nvrtc.minor, driver};
+    pagani_cache_key key;
 
-    for (int j = 0; j < 2; j++) {
-        k.h[j] = pagani_hash64(k.h[j], source, strlen(source) + 1);
-        for (int i = 0; i < noptions; i++)
-            k.h[j] = pagani_hash64(k.h[j], options[i], strlen(options[i]) + 1);
-        k.h[j] = pagani_hash64(k.h[j], ver, sizeof ver);
-        k.h[j] = pagani_hash64(k.h[j], &j, sizeof j);
-    }
-    return k;
-}
-
-/* The cache file's path, or NULL (no usable cache: not an error). */
-static char *cache_path(pagani_context *ctx, const cache_key *k)
-{
-    char *dir = pagani_cache_dir(ctx), *path;
-    size_t len;
-
-    if (!dir) {
-        pagani_clear_message(ctx);
-        return NULL;
-    }
-    len = strlen(dir) + 64;
-    path = malloc(len);
-    if (path)
-        snprintf(path, len, "%s/cuda-%016llx%016llx.bin", dir, k->h[0], k->h[1]);
-    free(dir);
-    return path;
-}
-
-/* Reads a cached image (malloc'd, NUL-terminated beyond *size), or NULL. */
-static char *cache_read(const char *path, const cache_key *k, size_t *size)
-{
-    char magic[sizeof CACHE_MAGIC];
-    cache_key stored;
-    unsigned long long len;
-    char *image = NULL;
-    FILE *f = fopen(path, "rb");
-
-    if (!f) return NULL;
-    if (fread(magic, 1, sizeof magic - 1, f) == sizeof magic - 1 &&
-        memcmp(magic, CACHE_MAGIC, sizeof magic - 1) == 0 &&
-        fread(&stored, sizeof stored, 1, f) == 1 &&
-        memcmp(&stored, k, sizeof stored) == 0 &&
-        fread(&len, sizeof len, 1, f) == 1 && len > 0 && len < (1ULL << 32) &&
-        (image = malloc((size_t)len + 1)) &&
-        fread(image, 1, (size_t)len, f) == (size_t)len && fgetc(f) == EOF) {
-        image[len] = '\0';
-        *size = (size_t)len;
-    } else {
-        free(image);
-        image = NULL;
-    }
-    fclose(f);
-    return image;
-}
-
-/* Writes the image to a temporary file and renames it into place. */
-static void cache_write(const char *path, const cache_key *k, const char *image,
-                        size_t size)
-{
-    unsigned long long len = size;
-    size_t tlen = strlen(path) + 32;
-    char *tmp = malloc(tlen);
-    FILE *f;
-    int ok;
-
-    if (!tmp) return;
-    snprintf(tmp, tlen, "%s.%ld.tmp", path, (long)getpid());
-    if (!(f = fopen(tmp, "wb"))) {
-        free(tmp);
-        return;
-    }
-    ok = fwrite(CACHE_MAGIC, 1, sizeof CACHE_MAGIC - 1, f) == sizeof CACHE_MAGIC - 1 &&
-         fwrite(k, sizeof *k, 1, f) == 1 && fwrite(&len, sizeof len, 1, f) == 1 &&
-         fwrite(image, 1, size, f) == size;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) unlink(tmp);
-    free(tmp);
+    pagani_cache_key_init(&key);
+    pagani_cache_key_add_string(&key, source);
+    for (int i = 0; i < noptions; i++)
+        pagani_cache_key_add_string(&key, options[i]);
+    pagani_cache_key_add(&key, versions, sizeof versions);
+    return key;
 }
 
 /* ---- compiling and loading ------------------------------------------- */
@@ -277,10 +201,10 @@ int cuda_module_build(pagani_context *ctx, const char *source, const char *what,
                       const char *const *options, int noptions, cuda_module **out)
 {
     const char **all = NULL;
-    char arch[32], *path = NULL, *image = NULL;
+    char arch[32], *dir = NULL, *path = NULL, *image = NULL;
     int device, major, minor, driver = 0, cubin, rc;
     size_t size = 0;
-    cache_key key;
+    pagani_cache_key key;
     cuda_module *m;
     cudaError_t err;
 
@@ -303,17 +227,19 @@ int cuda_module_build(pagani_context *ctx, const char *source, const char *what,
     for (int i = 0; i < noptions; i++) all[3 + i] = options[i];
 
     key = make_key(source, all, noptions + 3, driver);
-    path = cache_path(ctx, &key);
-    if (path && (image = cache_read(path, &key, &size))) {
+    dir = pagani_cache_dir();
+    path = dir ? pagani_cache_entry_path(dir, "cuda-", &key, ".bin") : NULL;
+    if (path && pagani_cache_read(path, &key, &image, &size)) {
         err = cudaLibraryLoadData(&m->library, image, NULL, NULL, 0, NULL, NULL, 0);
         if (err == cudaSuccess) {
             m->cached = 1;
             goto done;
         }
-        (void)cudaGetLastError(); /* a stale or damaged entry: rebuild */
+        (void)cudaGetLastError(); /* an entry this driver rejects: rebuild */
         free(image);
         image = NULL;
     }
+    if (dir) pagani_cache_sweep(dir); /* a miss: clear leftovers first */
     rc = compile(ctx, source, what, all, noptions + 3, cubin, &image, &size);
     if (rc != PAGANI_OK) goto done;
     err = cudaLibraryLoadData(&m->library, image, NULL, NULL, 0, NULL, NULL, 0);
@@ -321,9 +247,10 @@ int cuda_module_build(pagani_context *ctx, const char *source, const char *what,
         rc = cuda_fail(ctx, err, "cudaLibraryLoadData");
         goto done;
     }
-    if (path) cache_write(path, &key, image, size);
+    if (path) pagani_cache_write(dir, path, &key, image, size);
 done:
     free(image);
+    free(dir);
     free(path);
     free(all);
     if (rc != PAGANI_OK) {

@@ -51,12 +51,15 @@ void cuda_nvrtc_version(int *major, int *minor);
  * `options` (may be NULL when noptions is 0) come after them, e.g.
  * "-DPAGANI_N=8". Fast math stays off.
  *
- * The compiled image is cached under pagani_cache_dir() (PAGANI_CACHE_DIR,
- * XDG_CACHE_HOME/pagani or ~/.cache/pagani) by a 128-bit hash of the
- * source, the options, the architecture, NVRTC's and the driver's
- * versions, written to a temporary file and renamed, so concurrent
- * processes never read a partial file; a second build of the same source
- * skips NVRTC. A cache that cannot be used is not an error.
+ * The compiled image is cached in the folder of pagani_cache_dir()
+ * (jit_cache.h: PAGANI_CACHE_DIR, XDG_CACHE_HOME/pagani or
+ * ~/.cache/pagani, when this user's alone) as cuda-KEY.bin, KEY a 128-bit
+ * hash of the source, the options, the architecture, NVRTC's and the
+ * driver's versions. An entry is used only when its owner, permissions,
+ * recorded key and content hash check out (else it is rebuilt and
+ * replaced), and written to a mkstemp temporary and renamed, so
+ * concurrent processes never read a partial file; a second build of the
+ * same source skips NVRTC. A cache that cannot be used is not an error.
  *
  * `what` names the program in messages ("cubature"). Returns PAGANI_OK;
  * PAGANI_ERR_COMPILE with NVRTC's log in ctx's message (line numbers refer

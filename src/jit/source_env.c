@@ -3,8 +3,10 @@
  * one C expression) into a complete translation unit for the system C
  * compiler or for NVRTC. Both targets share one prelude (the constants) and
  * one function preamble (n, p), so source sees the same environment
- * everywhere; only the signature and the host's <math.h> differ.
+ * everywhere; only the signature and the host's <math.h> differ. Also the
+ * scan of the source for the checks made before it runs.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +29,26 @@ static const char constants[] =
     "#ifndef M_SQRT2\n#define M_SQRT2 1.41421356237309504880\n#endif\n"
     "#ifndef M_SQRT1_2\n#define M_SQRT1_2 0.70710678118654752440\n#endif\n";
 
-/* Per target: what precedes the constants, and the function's signature. */
+/* Per target: what precedes the constants, and the function's head.
+ * The host's %d are n: the user's code runs in a function of its own whose
+ * x is declared x[static n], kept out of line (noinline, noclone), so that
+ * GCC checks constant indices of x against n; the entry's call to it is a
+ * jump. */
 static const char host_head[] = "#include <math.h>\n";
 static const char host_signature[] =
+    "#if defined(__GNUC__) && !defined(__clang__)\n"
+    "__attribute__((noinline, noclone))\n"
+    "#endif\n"
+    "static double pagani_integrand_body(const double x[static %d],\n"
+    "                                    const void *params);\n"
     "double pagani_integrand_entry(const double *x, int n_arg, "
-    "const void *params)\n";
+    "const void *params)\n"
+    "{\n"
+    "    (void)n_arg;\n"
+    "    return pagani_integrand_body(x, params);\n"
+    "}\n"
+    "static double pagani_integrand_body(const double x[static %d],\n"
+    "                                    const void *params)\n";
 /* NVRTC: silence "p set but never used" (550) for bodies that ignore p. */
 static const char cuda_head[] = "#pragma nv_diag_suppress 550\n";
 static const char cuda_signature[] =
@@ -45,7 +62,7 @@ static const char preamble[] =
     "{\n"
     "    const int n = %d;\n"
     "    const double *p = (const double *)params;\n"
-    "    (void)x; (void)n; (void)p;%s\n";
+    "    (void)x; (void)n; (void)p;\n";
 static const char body_open[] = "    {\n#line 1 \"integrand\"\n";
 /* After the user's text, messages about the wrapper's own closing lines
  * (say, an unclosed parenthesis) name the wrapper, not a user line. */
@@ -53,36 +70,113 @@ static const char body_close[] = "\n#line 1 \"end-of-integrand\"\n    }\n}\n";
 static const char expr_open[] = "    return (\n#line 1 \"integrand\"\n";
 static const char expr_close[] = "\n#line 1 \"end-of-integrand\"\n    );\n}\n";
 
-/* Whether `source` holds the token `return` outside comments and string or
- * character literals. */
-static int has_return(const char *s)
+/* Whether c can be part of a C identifier or number. */
+static int word_char(char c)
 {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+}
+
+/* When a comment or a string or character literal starts at s, returns
+ * its end (adding its newlines to *line); otherwise returns s. */
+static const char *skip_non_code(const char *s, int *line)
+{
+    if (s[0] == '/' && s[1] == '/') {
+        while (*s && *s != '\n') s++;
+    } else if (s[0] == '/' && s[1] == '*') {
+        for (s += 2; *s && !(s[0] == '*' && s[1] == '/'); s++)
+            if (*s == '\n') ++*line;
+        if (*s) s += 2;
+    } else if (*s == '"' || *s == '\'') {
+        char quote = *s++;
+        while (*s && *s != quote && *s != '\n') {
+            if (*s == '\\' && s[1]) s++;
+            s++;
+        }
+        if (*s == quote) s++;
+    }
+    return s;
+}
+
+/* Whether s (just past a name) continues with `[ K ]`, K an integer
+ * literal, maybe negative; sets *index to K (clamped to LLONG_MAX). */
+static int literal_index(const char *s, long long *index)
+{
+    unsigned long long k;
+    char *end;
+    int negative;
+
+    while (*s == ' ' || *s == '\t') s++;
+    if (*s++ != '[') return 0;
+    while (*s == ' ' || *s == '\t') s++;
+    negative = *s == '-';
+    if (negative) s++;
+    if (*s < '0' || *s > '9') return 0;
+    k = strtoull(s, &end, 0);
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
+    while (*end == ' ' || *end == '\t') end++;
+    if (*end != ']') return 0;
+    *index = k > LLONG_MAX ? LLONG_MAX : (long long)k;
+    if (negative) *index = -*index;
+    return 1;
+}
+
+/* Records name (len bytes, on `line`, followed by `rest`) in facts. */
+static void note_name(const char *name, size_t len, const char *rest,
+                      int line, int n, size_t nparams,
+                      pagani_source_facts *facts)
+{
+    long long k;
+    int is_x = len == 1 && name[0] == 'x', is_p = len == 1 && name[0] == 'p';
+
+    if (len == 6 && memcmp(name, "return", 6) == 0) facts->is_body = 1;
+    if ((is_p || (len == 6 && memcmp(name, "params", 6) == 0)) &&
+        !facts->params_line)
+        facts->params_line = line;
+    if (!(is_x || is_p) || !literal_index(rest, &k)) return;
+    if (is_x && (k < 0 || k >= n) && !facts->bad_x_line) {
+        facts->bad_x_line = line;
+        facts->bad_x = k;
+    }
+    if (is_p && (k < 0 || (unsigned long long)k >= nparams) &&
+        !facts->bad_p_line) {
+        facts->bad_p_line = line;
+        facts->bad_p = k;
+    }
+}
+
+void pagani_source_scan(const char *source, int n, size_t nparams,
+                        pagani_source_facts *facts)
+{
+    const char *s = source, *next;
+    char last = ' ', before_last = ' '; /* the last two code characters */
+    int line = 1;
+
+    memset(facts, 0, sizeof *facts);
     while (*s) {
-        if (s[0] == '/' && s[1] == '/') {
-            while (*s && *s != '\n') s++;
-        } else if (s[0] == '/' && s[1] == '*') {
-            s += 2;
-            while (*s && !(s[0] == '*' && s[1] == '/')) s++;
-            if (*s) s += 2;
-        } else if (*s == '"' || *s == '\'') {
-            char quote = *s++;
-            while (*s && *s != quote && *s != '\n') {
-                if (*s == '\\' && s[1]) s++;
-                s++;
-            }
-            if (*s == quote) s++;
-        } else if (*s == '_' || (*s >= 'a' && *s <= 'z') ||
-                   (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')) {
+        if ((next = skip_non_code(s, &line)) != s) {
+            s = next;
+        } else if (word_char(*s)) {
             const char *start = s;
-            while (*s == '_' || (*s >= 'a' && *s <= 'z') ||
-                   (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9'))
+            int number = *s >= '0' && *s <= '9';
+            int member = last == '.' || (last == '>' && before_last == '-');
+            while (word_char(*s) || (number && (*s == '.' ||
+                   ((*s == '+' || *s == '-') && strchr("eEpP", s[-1])))))
                 s++;
-            if (s - start == 6 && memcmp(start, "return", 6) == 0) return 1;
+            if (!number && !member)
+                note_name(start, (size_t)(s - start), s, line, n, nparams,
+                          facts);
+            before_last = last;
+            last = s[-1];
         } else {
+            if (*s == '\n') line++;
+            if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') {
+                before_last = last;
+                last = *s;
+            }
             s++;
         }
     }
-    return 0;
 }
 
 /* Length of an expression without its trailing blanks and semicolons, so
@@ -97,31 +191,34 @@ static size_t expression_length(const char *s)
     return len;
 }
 
-char *pagani_source_wrap(const char *source, int n, pagani_source_target target)
+char *pagani_source_wrap(const char *source, int n,
+                         pagani_source_target target)
 {
     int cuda = target == PAGANI_TARGET_CUDA;
-    int body = has_return(source);
-    size_t len = body ? strlen(source) : expression_length(source);
-    char pre[256];
-    int pre_len = snprintf(pre, sizeof pre, preamble, n,
-                           cuda ? "" : " (void)n_arg;");
-    size_t total;
+    pagani_source_facts facts;
+    size_t len, total;
     char *unit, *end;
 
-    if (pre_len < 0 || (size_t)pre_len >= sizeof pre) return NULL;
-    total = strlen(cuda ? cuda_head : host_head) + sizeof constants +
-            strlen(cuda ? cuda_signature : host_signature) + (size_t)pre_len +
-            sizeof body_open + sizeof expr_open + len + sizeof body_close +
-            sizeof expr_close + 1;
+    pagani_source_scan(source, n, 0, &facts);
+    len = facts.is_body ? strlen(source) : expression_length(source);
+    /* Each %d of n takes at most 11 characters. */
+    total = sizeof cuda_head + sizeof host_head + sizeof constants +
+            sizeof cuda_signature + sizeof host_signature + sizeof preamble +
+            3 * 11 + sizeof body_open + sizeof expr_open + len +
+            sizeof body_close + sizeof expr_close;
     unit = malloc(total);
     if (!unit) return NULL;
 
     end = unit;
-    end += sprintf(end, "%s%s%s%s%s", cuda ? cuda_head : host_head,
-                   constants, cuda ? cuda_signature : host_signature, pre,
-                   body ? body_open : expr_open);
+    end += sprintf(end, "%s%s", cuda ? cuda_head : host_head, constants);
+    if (cuda)
+        end += sprintf(end, "%s", cuda_signature);
+    else
+        end += sprintf(end, host_signature, n, n);
+    end += sprintf(end, preamble, n);
+    end += sprintf(end, "%s", facts.is_body ? body_open : expr_open);
     memcpy(end, source, len);
     end += len;
-    strcpy(end, body ? body_close : expr_close);
+    strcpy(end, facts.is_body ? body_close : expr_close);
     return unit;
 }

@@ -7,14 +7,24 @@
  * or one expression) into a complete translation unit for a target. A
  * `#line 1 "integrand"` directive precedes the user's text, so compiler
  * messages carry the user's own line numbers.
+ *
+ * pagani_source_scan reads the source as C tokens (comments, string and
+ * character literals skipped) for what the library checks before running
+ * it: whether it names the parameter block, and literal indices of x and p
+ * that fall outside the coordinates or the block.
  */
 #ifndef PAGANI_SOURCE_ENV_H
 #define PAGANI_SOURCE_ENV_H
 
+#include <stddef.h>
+
 typedef enum pagani_source_target {
     /* C99 for the system compiler: defines, with external linkage,
      *   double pagani_integrand_entry(const double *x, int n,
-     *                                 const void *params);            */
+     *                                 const void *params);
+     * which calls the user's code with x declared `const double
+     * x[static n]`, so that GCC (11 and later) reports constant indices
+     * past x[n-1], loops with a constant trip count included. */
     PAGANI_TARGET_HOST,
     /* CUDA C++ for NVRTC (no headers needed): defines
      *   __device__ __forceinline__ double
@@ -24,7 +34,26 @@ typedef enum pagani_source_target {
 
 #define PAGANI_HOST_ENTRY "pagani_integrand_entry"
 
+/* What pagani_source_scan found; lines count from 1 in the user's text,
+ * 0 meaning "nowhere". */
+typedef struct pagani_source_facts {
+    int is_body;            /* names `return`: a function body */
+    int params_line;        /* first line that names p or params */
+    int bad_x_line;         /* first x[K] with K outside 0..n-1 ... */
+    long long bad_x;        /* ... and its K */
+    int bad_p_line;         /* first p[K] with K outside 0..nparams-1 ... */
+    long long bad_p;        /* ... and its K */
+} pagani_source_facts;
+
+/* Scans source for an integrand of n coordinates whose parameter block
+ * holds nparams doubles. Only literal indices count (x[2], p [0x1]); a
+ * member (s.p, s->x) is not the parameter block or the point. A local
+ * variable named p or x counts as them: the scan does not parse C. */
+void pagani_source_scan(const char *source, int n, size_t nparams,
+                        pagani_source_facts *facts);
+
 /* Returns a malloc'd translation unit, or NULL when memory ran out. */
-char *pagani_source_wrap(const char *source, int n, pagani_source_target target);
+char *pagani_source_wrap(const char *source, int n,
+                         pagani_source_target target);
 
 #endif /* PAGANI_SOURCE_ENV_H */
