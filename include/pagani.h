@@ -48,7 +48,10 @@ typedef enum pagani_error {
     PAGANI_ERR_BACKEND_UNAVAILABLE, /* e.g. CUDA asked for, no GPU or driver */
     PAGANI_ERR_CUDA,              /* a CUDA call failed (named in the message) */
     PAGANI_ERR_CONTEXT_MISMATCH,  /* integrand made by another context */
-    PAGANI_ERR_SYSTEM             /* a file or process operation failed */
+    PAGANI_ERR_SYSTEM,            /* a file or process operation failed */
+    PAGANI_ERR_PARAMS             /* the integrand's source reads p (or
+                                     params) and its parameter block is
+                                     missing or shorter than an index read */
 } pagani_error;
 
 /* Where the work runs. AUTO takes CUDA when a usable GPU is present. */
@@ -206,8 +209,16 @@ void pagani_context_destroy(pagani_context *ctx);
 /* The backend this context runs on (never AUTO). */
 pagani_backend pagani_context_backend(const pagani_context *ctx);
 
-/* CPU threads (0: OpenMP's default, the PAGANI_THREADS environment
- * variable when set). */
+/* CPU threads, 0..4096 (0: OpenMP's default); PAGANI_ERR_OPTION above.
+ * The environment variable PAGANI_THREADS, when set and not empty, gives
+ * the count a context starts with; pagani_context_create returns
+ * PAGANI_ERR_OPTION (with the context, which holds the message) unless it
+ * is a whole number 0..4096. Before its first parallel work with a new,
+ * larger count the CPU backend starts that many threads at once to see
+ * that it can (OpenMP would end the process otherwise): when it cannot
+ * (a limit on processes or memory), pagani_integrate returns
+ * PAGANI_ERR_SYSTEM, naming the count and the reason, and a lower count
+ * can be set. */
 int pagani_context_set_threads(pagani_context *ctx, int threads);
 
 /* Memory budget in bytes for region lists (0: default, which is 1 GiB on
@@ -230,19 +241,33 @@ int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
  * source is a function body with `return`, or a single expression; it sees
  * x, n, params, p, <math.h>. On the CPU it is compiled by the system C
  * compiler (PAGANI_CC, default "cc") into a shared object cached under
- * $PAGANI_CACHE_DIR, else $XDG_CACHE_HOME/pagani, else ~/.cache/pagani. On
- * failure returns PAGANI_ERR_COMPILE and the compiler's log, with the line
- * numbers of `source`, is in pagani_context_message(). */
+ * $PAGANI_CACHE_DIR, else $XDG_CACHE_HOME/pagani, else ~/.cache/pagani,
+ * when that folder is this user's alone (else in a private subfolder, see
+ * the README). On failure returns PAGANI_ERR_COMPILE and the compiler's
+ * log, with the line numbers of `source`, is in pagani_context_message().
+ * Code that would run wrong does not compile: a path without a return
+ * value, `return;`, an undeclared function, a variable read before it is
+ * set, an undefined symbol, and a literal index outside x[0]..x[n-1] (GCC
+ * also finds constant indices past x[n-1] in loops). Source that names p or
+ * params needs a parameter block (params_size > 0) covering every literal
+ * p[k] it reads, else PAGANI_ERR_PARAMS; a variable of its own named p or
+ * x counts as them. Indices computed at run time are not checked. */
 int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
                                  int n, const char *source,
                                  const void *params, size_t params_size);
 
 /* An integrand from a PAGANI_INTEGRAND definition: its source when the
- * backend needs source (CUDA), its host function otherwise. */
+ * backend needs source (CUDA), its host function otherwise. The source is
+ * checked as in pagani_integrand_from_source, except that its parameter
+ * block comes later (pagani_integrand_set_params): pagani_integrate
+ * returns PAGANI_ERR_PARAMS when the source names p or params and the
+ * block is missing or shorter than a literal p[k] it reads. */
 int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
                             const pagani_integrand_def *def);
 
-/* Replaces the parameter block (copied). Cheap: no recompilation. */
+/* Replaces the parameter block (copied, and padded with zeros to whole
+ * doubles). Cheap: no recompilation. pagani_integrate checks the new block
+ * against the source (PAGANI_ERR_PARAMS, see above). */
 int pagani_integrand_set_params(pagani_integrand *f, const void *params,
                                 size_t params_size);
 
@@ -256,7 +281,24 @@ pagani_options pagani_options_default(pagani_method method);
 
 /* Integrates f over [lower[i], upper[i]], i < n. options may be NULL (the
  * defaults of PAGANI_AUTO). Returns PAGANI_OK when an estimate was made:
- * then read result->status to learn whether it converged. */
+ * then read result->status to learn whether it converged.
+ *
+ * The box must be finite with lower[i] < upper[i], each width upper[i] -
+ * lower[i] and the volume (their product) finite and not 0 in double;
+ * else PAGANI_ERR_BOUNDS. PAGANI_ERR_NONFINITE means that f itself
+ * returned NaN or infinity. When every value of f is finite but a sum the
+ * method forms from them overflows a double, the run ends after that
+ * iteration (the progress callback has seen it) with PAGANI_OK, status
+ * PAGANI_NO_PROGRESS, result->error = +infinity and result->value the
+ * estimate as formed (it may be +-infinity or NaN), and
+ * pagani_context_message() says so; never PAGANI_CONVERGED. Where that
+ * happens: cubature when a region's rule sums or the totals overflow
+ * (|f| times the volume near DBL_MAX); Vegas when f times the grid's
+ * Jacobian, a sum of those or a variance overflows (a variance does once
+ * the spread of f J in a sub-cube, or an iteration's error, passes about
+ * 1e154); QMC only when the estimate or its error leaves the range of a
+ * double, or f times the transform's Jacobian does: its sums are exact
+ * and scaled. */
 int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
                      const double *lower, const double *upper,
                      const pagani_options *options, pagani_result *result);

@@ -2,11 +2,17 @@
  * api.c - the public entry points: contexts, options, argument checking,
  * dispatch to the method drivers (names.c holds the names of codes).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 #include "methods.h"
+
+/* The most CPU threads a context accepts (pagani_context_set_threads and
+ * PAGANI_THREADS): far above any CPU's cores, far below what a process can
+ * start. */
+#define MAX_THREADS 4096
 
 /* ---- contexts -------------------------------------------------------- */
 
@@ -26,11 +32,30 @@ static int open_backend(pagani_context *ctx, const backend_ops *ops)
     return PAGANI_OK;
 }
 
+/* Sets the context's thread count from PAGANI_THREADS when it is set and
+ * not empty: PAGANI_ERR_OPTION unless it is a whole number 0..MAX_THREADS. */
+static int threads_from_environment(pagani_context *ctx)
+{
+    const char *text = getenv("PAGANI_THREADS");
+    char *end;
+    long threads;
+
+    if (!text || !*text) return PAGANI_OK;
+    errno = 0;
+    threads = strtol(text, &end, 10);
+    if (errno || *end || threads < 0 || threads > MAX_THREADS)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "PAGANI_THREADS must be a whole number 0..%d "
+                           "(0: OpenMP's default), got '%s'",
+                           MAX_THREADS, text);
+    ctx->threads = (int)threads;
+    return PAGANI_OK;
+}
+
 int pagani_context_create(pagani_context **out, pagani_backend backend)
 {
     pagani_context *ctx;
-    const char *threads;
-    int rc = PAGANI_OK;
+    int rc;
 
     if (!out) return PAGANI_ERR_NULL_POINTER;
     *out = NULL;
@@ -39,8 +64,9 @@ int pagani_context_create(pagani_context **out, pagani_backend backend)
         return PAGANI_ERR_OPTION;
     ctx = calloc(1, sizeof *ctx);
     if (!ctx) return PAGANI_ERR_NO_MEMORY;
-    threads = getenv("PAGANI_THREADS");
-    if (threads && atoi(threads) > 0) ctx->threads = atoi(threads);
+    *out = ctx;
+    /* as when CUDA cannot run: the context exists to hold the message */
+    if ((rc = threads_from_environment(ctx)) != PAGANI_OK) return rc;
 
     switch (backend) {
     case PAGANI_BACKEND_CUDA:
@@ -57,7 +83,6 @@ int pagani_context_create(pagani_context **out, pagani_backend backend)
         }
         break;
     }
-    *out = ctx;
     return rc;
 }
 
@@ -77,9 +102,10 @@ pagani_backend pagani_context_backend(const pagani_context *ctx)
 int pagani_context_set_threads(pagani_context *ctx, int threads)
 {
     if (!ctx) return PAGANI_ERR_NULL_POINTER;
-    if (threads < 0)
+    if (threads < 0 || threads > MAX_THREADS)
         return pagani_fail(ctx, PAGANI_ERR_OPTION,
-                           "threads must be >= 0 (0: the default), got %d", threads);
+                           "threads must be 0..%d (0: the default), got %d",
+                           MAX_THREADS, threads);
     ctx->threads = threads;
     return PAGANI_OK;
 }
@@ -145,9 +171,15 @@ static int check_options(pagani_context *ctx, const pagani_options *o)
     return PAGANI_OK;
 }
 
+/* Each axis finite with lower < upper and a width upper - lower that is a
+ * double; the volume, the product of the widths, finite and not 0: every
+ * method scales by the widths and the volume, and an overflow there would
+ * surface as NaN blamed on the integrand. */
 static int check_bounds(pagani_context *ctx, int n, const double *lower,
                         const double *upper)
 {
+    double volume = 1.0;
+
     for (int i = 0; i < n; i++) {
         if (!isfinite(lower[i]) || !isfinite(upper[i]))
             return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
@@ -157,7 +189,17 @@ static int check_bounds(pagani_context *ctx, int n, const double *lower,
             return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
                                "axis %d: lower bound %g is not below upper bound %g",
                                i, lower[i], upper[i]);
+        if (!isfinite(upper[i] - lower[i]))
+            return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
+                               "axis %d: the width upper - lower of [%g, %g] "
+                               "overflows a double", i, lower[i], upper[i]);
+        volume *= upper[i] - lower[i];
     }
+    if (!isfinite(volume) || volume == 0.0)
+        return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
+                           "the box's volume, the product of its widths, %s",
+                           volume == 0.0 ? "underflows to 0"
+                                         : "overflows a double");
     return PAGANI_OK;
 }
 
@@ -187,6 +229,7 @@ int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
     if (f->ctx != ctx)
         return pagani_fail(ctx, PAGANI_ERR_CONTEXT_MISMATCH,
                            "the integrand was created by another context");
+    if ((rc = pagani_integrand_check(ctx, f)) != PAGANI_OK) return rc;
     if (!ctx->backend)
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
                            "this context has no usable backend");

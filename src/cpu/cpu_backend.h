@@ -12,10 +12,17 @@ typedef struct cpu_cubature cpu_cubature;
 typedef struct cpu_state {
     pagani_context *ctx;
     cpu_cubature *cubature;   /* region lists, made by the first setup */
+    int started_threads;      /* the most threads cpu_start_threads saw run */
 } cpu_state;
 
 /* The thread count for parallel regions: the context's, else OpenMP's. */
 int cpu_threads(const cpu_state *s);
+
+/* Checks, once per context and larger count, that cpu_threads(s) threads
+ * can run at once (libgomp would end the process if not): PAGANI_OK, or
+ * PAGANI_ERR_SYSTEM with a message naming the count and the reason. Every
+ * operation's setup calls it before its first parallel region. */
+int cpu_start_threads(cpu_state *s);
 
 void cpu_cubature_free(cpu_cubature *c);
 

@@ -65,7 +65,9 @@ static int cpu_setup(void *state, const cubature_job *job)
     cpu_cubature *c = s->cubature;
     long long cap = job->capacity;
     size_t nd = (size_t)job->n * (size_t)cap;
+    int rc = cpu_start_threads(s);
 
+    if (rc != PAGANI_OK) return rc;
     if (!c || c->allocated_regions < (size_t)cap || c->allocated_coords < nd) {
         cpu_cubature_free(c);
         s->cubature = c = calloc(1, sizeof *c);

@@ -27,7 +27,11 @@ typedef struct cpu_qmc {
 static int cpu_qmc_setup(void *backend_state, const qmc_job *job,
                          void **qmc_state)
 {
-    cpu_qmc *q = malloc(sizeof *q);
+    cpu_qmc *q;
+    int rc = cpu_start_threads(backend_state);
+
+    if (rc != PAGANI_OK) return rc;
+    q = malloc(sizeof *q);
     if (!q)
         return pagani_fail(job->integrand->ctx, PAGANI_ERR_NO_MEMORY,
                            "QMC state");

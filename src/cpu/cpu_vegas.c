@@ -64,11 +64,13 @@ static int cpu_vegas_setup(void *backend_state, const vegas_job *job,
     pagani_context *ctx = job->integrand->ctx;
     cpu_vegas *s;
     long long units = job->plus ? job->cubes : job->cubes * job->pieces;
+    int rc;
 
     *vegas_state = NULL;
     if (!job->integrand->function)
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM,
                            "the integrand has no host function for the CPU");
+    if ((rc = cpu_start_threads(backend_state)) != PAGANI_OK) return rc;
     s = calloc(1, sizeof *s);
     if (!s) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas state");
     s->job = *job;

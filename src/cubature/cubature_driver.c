@@ -10,7 +10,9 @@
  *     add the finished regions to (v_f, e_f); FILTER + SPLIT the rest.
  *
  * It never reports convergence it did not reach: the finished regions'
- * errors stay in the total error for good.
+ * errors stay in the total error for good, and sums that overflow a double
+ * while f stays finite end the run after that iteration (its progress
+ * call) with status PAGANI_NO_PROGRESS and an infinite error.
  */
 #include <math.h>
 #include <stdio.h>
@@ -88,9 +90,12 @@ static int report_nonfinite(pagani_context *ctx, const cubature_sums *s, int n)
                        "the integrand returned NaN or infinity at x = (%s)", where);
 }
 
+/* Whether the tolerance is met; never for a value or error that is not
+ * finite (a comparison with NaN is false, but inf <= inf is true). */
 static int met(double value, double error, const pagani_options *opt)
 {
-    return error <= opt->epsrel * fabs(value) || error <= opt->epsabs;
+    return isfinite(value) && isfinite(error) &&
+           (error <= opt->epsrel * fabs(value) || error <= opt->epsabs);
 }
 
 /* The state carried across iterations. */
@@ -169,7 +174,8 @@ static double negligible_error(const run *r, const pagani_options *opt)
 /* REL-ERR-CLASSIFY (with the negligible test), held to the classifications'
  * share: when this iteration would finish more error than is left of it,
  * the regions are classified again with both criteria halved (E is already
- * two-level refined then), and at last with none. */
+ * two-level refined then), and at last with none. Sums that overflowed
+ * (NaN) end it at once: the driver stops on them. */
 static int classify_within_share(pagani_context *ctx, const run *r, int relerr,
                                  const pagani_options *opt, cubature_sums *s)
 {
@@ -179,11 +185,12 @@ static int classify_within_share(pagani_context *ctx, const run *r, int relerr,
     int rc = ops->classify(ctx->backend_state, r->count, r->iteration > 0, relerr, epsrel,
                            negligible, s);
 
-    for (int halvings = 1; rc == PAGANI_OK && s->nonfinite_region < 0; halvings++) {
+    for (int halvings = 1; rc == PAGANI_OK && s->nonfinite_region < 0 &&
+                           halvings <= MAX_HALVINGS + 1; halvings++) {
         double finished = s->error - s->active_error;
         double share = classification_share(s->value + r->finished_value,
                                             s->error + r->finished_error, opt);
-        if (finished == 0 || r->classified_error + finished <= share) break;
+        if (!(finished > 0) || r->classified_error + finished <= share) break;
         if (halvings > MAX_HALVINGS) relerr = 0, negligible = 0.0;
         epsrel *= 0.5;
         negligible *= 0.5;
@@ -255,15 +262,16 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
                            "needs n = 3, degree 13 needs n = 2)",
                            opt->rule_degree, n);
 
-    r.count = 1;
-    for (int d = 0; d < n; d++) r.count *= parts;
     r.capacity = region_capacity(ctx, n);
-    if (r.count > r.capacity / 2 || pow(parts, n) > 1e12) {
+    /* compared as a double first: 64^20 overflows a long long */
+    if (pow(parts, n) > (double)(r.capacity / 2)) {
         pagani_rule_destroy(rule);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                            "the memory budget holds %lld regions, too few for "
                            "the %d^%d initial regions", r.capacity, parts, n);
     }
+    r.count = 1;
+    for (int d = 0; d < n; d++) r.count *= parts;
     job.integrand = f;
     job.rule = rule;
     job.n = n;
@@ -278,7 +286,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         threshold_stats thr;
         double threshold, value, error;
         pagani_status status = PAGANI_CONVERGED;
-        int stop;
+        int stop, overflow;
 
         if ((rc = ops->evaluate(ctx->backend_state, r.count)) != PAGANI_OK) break;
         /* Nothing is finished on the raw first-iteration errors either. */
@@ -290,6 +298,10 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         }
         value = s.value + r.finished_value;
         error = s.error + r.finished_error;
+        /* f was finite (else nonfinite_region), yet a sum left the range
+         * of a double: its error is unknown, hence infinite */
+        overflow = !isfinite(value) || !isfinite(error);
+        if (overflow) error = INFINITY;
         result->value = value;
         result->error = error;
         result->iterations = it + 1;
@@ -297,6 +309,13 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         result->evaluations += r.count * rule->npoints;
         stop = opt->progress && opt->progress(it + 1, s.active, value, error,
                                               opt->progress_data);
+        if (overflow) {
+            result->status = PAGANI_NO_PROGRESS;
+            pagani_fail(ctx, PAGANI_OK, "iteration %d: the rule sums of the "
+                        "integrand's finite values overflow a double (estimate "
+                        "%g): scale the integrand down", it + 1, value);
+            break;
+        }
         /* The first iteration's errors come from the null rules alone; only
          * the two-level estimate (from the second on) is trusted to stop. */
         if (it > 0 && met(value, error, opt)) {

@@ -41,7 +41,8 @@ int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
                    const pagani_options *opt, qmc_job *job);
 
 /* The estimate from the exact per-shift sums (job->shifts of them) over
- * `points` points each. */
+ * `points` points each. Sums beyond the range of a double are scaled, so
+ * the value or error is infinite only when it leaves that range itself. */
 void pagani_qmc_estimate_sums(const qmc_job *job, const pagani_xsum *sums,
                               unsigned long long points,
                               pagani_qmc_estimate *est);

@@ -18,6 +18,13 @@
  * it returns non-zero the run ends there (PAGANI_STOPPED, unless the values
  * were all 0).
  *
+ * Overflow: the exact sums hold values up to DBL_MAX and the estimate is
+ * scaled (qmc.h), so only an estimate or error beyond the range of a
+ * double, or a finite f whose product with the transform's Jacobian is,
+ * overflows. That ends the run after the block's progress call with status
+ * PAGANI_NO_PROGRESS, the estimate (+-infinity when it is what overflowed,
+ * as when the product did) and an infinite error.
+ *
  * Sums are exact (exact_sum.h): a run gives the same bits on any thread
  * count, and the same as the sum of any split of its indices (qmc.h).
  */
@@ -25,6 +32,14 @@
 #include <stdlib.h>
 #include "methods.h"
 #include "qmc/qmc.h"
+
+/* Whether the tolerance is met; never for a value or error that is not
+ * finite. */
+static int met(const pagani_qmc_estimate *est, const pagani_options *opt)
+{
+    return isfinite(est->value) && isfinite(est->error) &&
+           est->error <= fmax(opt->epsabs, opt->epsrel * fabs(est->value));
+}
 
 /* Whether every shift's sum is exactly zero. */
 static int all_zero(const pagani_xsum *sums, int shifts)
@@ -48,7 +63,7 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
     void *state = NULL;
     qmc_fault fault;
     qmc_job job;
-    int rc, it, stop;
+    int rc, it, stop, jacobian_overflow, overflow;
 
     if (!ops)
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "QMC is not "
@@ -83,16 +98,30 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
             cut = 1;
         }
         rc = ops->sums(state, 0, job.shifts, N + 1, block, 1, part, &fault);
+        /* a finite f times the Jacobian beyond DBL_MAX: not f's fault */
+        jacobian_overflow = rc == PAGANI_ERR_NONFINITE && isfinite(fault.value);
+        if (jacobian_overflow) rc = PAGANI_OK;
         if (rc == PAGANI_ERR_NONFINITE) rc = pagani_qmc_fault(ctx, &job, &fault);
         if (rc != PAGANI_OK) goto out;
         for (int r = 0; r < job.shifts; r++) pagani_xsum_merge(&total[r], &part[r]);
         N += block;
         block = N;
         pagani_qmc_estimate_sums(&job, total, N, &est);
+        if (jacobian_overflow) est.value = copysign(INFINITY, fault.value);
+        overflow = !isfinite(est.value) || !isfinite(est.error);
+        if (overflow) est.error = INFINITY;
         result->iterations = it;
         stop = opt->progress &&
                opt->progress(it, (long long)N, est.value, est.error, opt->progress_data);
-        if (est.error <= fmax(opt->epsabs, opt->epsrel * fabs(est.value))) {
+        if (overflow) {
+            status = PAGANI_NO_PROGRESS;
+            pagani_fail(ctx, PAGANI_OK, "block %d: the estimate (%g) or its "
+                        "error overflows a double although the integrand's "
+                        "values were finite: scale the integrand down", it,
+                        est.value);
+            break;
+        }
+        if (met(&est, opt)) {
             status = PAGANI_CONVERGED;
             break;
         }
@@ -105,7 +134,8 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
             break;
         }
     }
-    if (all_zero(total, job.shifts)) status = PAGANI_NO_SIGNAL;
+    if (status != PAGANI_NO_PROGRESS && all_zero(total, job.shifts))
+        status = PAGANI_NO_SIGNAL;
     result->value = est.value;
     result->error = est.error;
     result->status = status;

@@ -44,29 +44,69 @@ int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
     return PAGANI_OK;
 }
 
+/* Sums beyond the range of a double are read in units of 2^(32 * this). */
+#define SCALED_BINS 4
+
+/* Shift r's estimate volume * sum / points, the sum read in units of
+ * 2^(32 bins). */
+static double shift_estimate(const pagani_xsum *sum, int bins, double volume,
+                             unsigned long long points)
+{
+    return volume * (pagani_xsum_value_scaled(sum, bins) / (double)points);
+}
+
+/* The mean of the shifts' estimates and its standard error, both in units
+ * of 2^*unit. The deviations from the mean are squared over a power of 2
+ * near the largest, so that the squares neither overflow nor underflow.
+ * Unscaled, *unit = 0; scaled, the sums are read in units of 2^(32
+ * SCALED_BINS) and the volume as its mantissa, so that nothing overflows.
+ * Scalings by powers of 2 are exact: where the plain formula stays in the
+ * normal range they give its bits. */
+static void spread_over_shifts(const qmc_job *job, const pagani_xsum *sums,
+                               unsigned long long N, int scaled,
+                               double *mean, double *error, int *unit)
+{
+    const int R = job->shifts, bins = scaled ? SCALED_BINS : 0;
+    double volume = 1.0, sum = 0.0, largest = 0.0, ss = 0.0;
+    int volume_exp = 0, spread_exp = 0;
+
+    for (int i = 0; i < job->n; i++) volume *= job->width[i];
+    if (scaled) volume = frexp(volume, &volume_exp);
+    for (int r = 0; r < R; r++)
+        sum += shift_estimate(&sums[r], bins, volume, N);
+    *mean = sum / R;
+    for (int r = 0; r < R; r++) {
+        double d = shift_estimate(&sums[r], bins, volume, N) - *mean;
+        largest = fmax(largest, fabs(d));
+    }
+    frexp(largest, &spread_exp);
+    for (int r = 0; r < R; r++) {
+        double d = shift_estimate(&sums[r], bins, volume, N) - *mean;
+        d = ldexp(d, -spread_exp);
+        ss += d * d;
+    }
+    *error = ldexp(sqrt(ss / ((double)R * (R - 1))), spread_exp);
+    *unit = scaled ? 32 * bins + volume_exp : 0;
+}
+
 void pagani_qmc_estimate_sums(const qmc_job *job, const pagani_xsum *sums,
                               unsigned long long points,
                               pagani_qmc_estimate *est)
 {
-    int R = job->shifts;
-    double volume = 1.0, mean = 0.0, ss = 0.0;
+    double mean, error;
+    int unit;
 
-    for (int i = 0; i < job->n; i++) volume *= job->width[i];
     est->points = points;
     est->partial = 0;
     if (points == 0) {
         est->value = est->error = 0.0;
         return;
     }
-    for (int r = 0; r < R; r++)
-        mean += volume * (pagani_xsum_value(&sums[r]) / (double)points);
-    mean /= R;
-    for (int r = 0; r < R; r++) {
-        double d = volume * (pagani_xsum_value(&sums[r]) / (double)points) - mean;
-        ss += d * d;
-    }
-    est->value = mean;
-    est->error = sqrt(ss / ((double)R * (R - 1)));
+    spread_over_shifts(job, sums, points, 0, &mean, &error, &unit);
+    if (!isfinite(mean) || !isfinite(error)) /* sums beyond a double's range */
+        spread_over_shifts(job, sums, points, 1, &mean, &error, &unit);
+    est->value = ldexp(mean, unit);
+    est->error = ldexp(error, unit);
 }
 
 int pagani_qmc_fault(pagani_context *ctx, const qmc_job *job,

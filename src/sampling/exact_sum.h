@@ -148,4 +148,18 @@ PAGANI_HD double pagani_xsum_value(const pagani_xsum *s)
     return sign * sum;
 }
 
+/* The sum times 2^(-32 bins) (bins >= 0), rounded to double: the digits
+ * moved down, those below the lowest bin dropped (an error below 2^-1074
+ * after the scaling). For sums beyond the range of a double, which the
+ * accumulator holds up to about 2^1100. */
+PAGANI_HD double pagani_xsum_value_scaled(const pagani_xsum *s, int bins)
+{
+    pagani_xsum x = *s;
+
+    pagani_xsum_normalize(&x);
+    for (int j = 0; j < PAGANI_XSUM_BINS; j++)
+        x.bin[j] = j + bins < PAGANI_XSUM_BINS ? x.bin[j + bins] : 0;
+    return pagani_xsum_value(&x);
+}
+
 #endif /* PAGANI_EXACT_SUM_H */

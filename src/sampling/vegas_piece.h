@@ -57,7 +57,7 @@ typedef struct pagani_vegas_piece_out {
     long long nonzero;           /* samples with f != 0 */
     double vmax;                 /* largest v^2 */
     int overflow;                /* some v^2 * bin_scale >= VEGAS_Q_LIMIT */
-    long long fault_sample;      /* first sample with f or v not finite, -1 */
+    long long fault_sample;      /* first sample with f not finite, -1 */
     double fault_value;
 } pagani_vegas_piece_out;
 
@@ -191,8 +191,8 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
 #else
         fx = ((pagani_vegas_fn)fn)(x, n, kp->params);
 #endif
-        v = fx * jac;
-        if (!(v - v == 0.0)) {           /* NaN or infinity */
+        v = fx * jac;     /* may overflow though f is finite: see o.var */
+        if (!(fx - fx == 0.0)) {         /* NaN or infinity */
             if (o.fault_sample < 0) {
                 o.fault_sample = (long long)(first + (pagani_u64)j);
                 o.fault_value = fx;
@@ -232,7 +232,10 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
         o.mean = (shift + s1 * ic) * kp->inv_pieces;
         o.var = (s2 - s1 * s1 * ic) * vw;
     }
-    if (!(o.var > 0.0)) o.var = 0.0;
+    /* below 0 only by rounding; a v or a squared deviation beyond the
+     * range of a double leaves mean or var infinite or NaN, which the
+     * driver stops on */
+    if (o.var < 0.0 && o.var - o.var == 0.0) o.var = 0.0;
     return o;
 }
 

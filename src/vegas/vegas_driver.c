@@ -19,7 +19,11 @@
  * with f != 0, the error estimate says nothing about the integral: the
  * status is PAGANI_NO_SIGNAL (the run stops as soon as it could otherwise
  * have converged with no nonzero sample seen at all). Iterations that
- * disagree leave the status PAGANI_CHI2_TOO_LARGE.
+ * disagree leave the status PAGANI_CHI2_TOO_LARGE. An iteration whose
+ * estimate or variance overflows a double while f stays finite (f J
+ * beyond DBL_MAX, or spread beyond about 1e154, whose square overflows)
+ * ends the run with status PAGANI_NO_PROGRESS, that estimate and an
+ * infinite error.
  *
  * Bin scale: contributions are added as integers (vegas_backend.h), scaled
  * so that the largest (f J)^2 of the previous iteration maps to 2^42; the
@@ -153,6 +157,8 @@ static int run_pass(pagani_context *ctx, vegas_run *r, int it, int adjusting,
         return rc;
     r->evaluations += sums->evaluations;
     if (sums->fault_cube >= 0) return report_fault(ctx, r, it, sums);
+    if (!isfinite(sums->value) || !isfinite(sums->variance))
+        return PAGANI_OK; /* the sums overflowed: the driver stops */
     if (adjusting && (sums->overflow || (pass.bin_scale == 0.0 && sums->vmax > 0.0))) {
         /* the bins lack the largest contributions: repeat the pass, or
          * when the evaluation budget forbids that, keep the grid */
@@ -208,9 +214,12 @@ static vegas_combined combine(const vegas_run *r, int first, int last)
     return c;
 }
 
+/* Whether the tolerance is met; never for a value or error that is not
+ * finite. */
 static int error_met(const vegas_plan *p, const vegas_combined *c)
 {
-    return c->error <= p->epsrel * fabs(c->value) || c->error <= p->epsabs;
+    return isfinite(c->value) && isfinite(c->error) &&
+           (c->error <= p->epsrel * fabs(c->value) || c->error <= p->epsabs);
 }
 
 /* Adjusts the grid (and Vegas+ counts) after an adjusting iteration. */
@@ -246,6 +255,27 @@ static void fill_result(const vegas_run *r, int iterations, pagani_status status
     result->iterations = iterations;
 }
 
+/* Ends the run at iteration `it`, whose estimate or variance overflowed
+ * although f was finite: the result is that estimate with an infinite
+ * error (status PAGANI_NO_PROGRESS), after the progress call; the context
+ * message says why. */
+static int stop_on_overflow(pagani_context *ctx, const vegas_run *r, int it,
+                            const pagani_options *opt, pagani_result *result)
+{
+    fill_result(r, it, PAGANI_NO_PROGRESS, result);  /* the iterations before */
+    result->value = r->estimate[it];
+    result->error = INFINITY;
+    result->iterations = it + 1;
+    if (opt->progress)
+        opt->progress(it + 1, r->plan.job.cubes, result->value, INFINITY,
+                      opt->progress_data);
+    pagani_fail(ctx, PAGANI_OK, "iteration %d: the estimate (%g) or its "
+                "variance overflows a double although the integrand's values "
+                "were finite: scale the integrand down", it + 1,
+                r->estimate[it]);
+    return PAGANI_OK;
+}
+
 static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
                    pagani_result *result)
 {
@@ -275,6 +305,8 @@ static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
         r->estimate[it] = sums.value * scale;
         r->variance[it] = sums.variance * scale * scale;
         r->nonzero[it] = sums.nonzero;
+        if (!isfinite(r->estimate[it]) || !isfinite(r->variance[it]))
+            return stop_on_overflow(ctx, r, it, opt, result);
         seen += sums.nonzero;
         if (bins_valid && (rc = adjust(r, &sums)) != PAGANI_OK) {
             fill_result(r, it + 1, PAGANI_MAX_ITERATIONS, result);

@@ -81,8 +81,8 @@ static int read_options(pagani_context *ctx, const pagani_options *opt,
     plan->job.beta = beta > 0 ? beta : 0.75;
     plan->job.seed = opt->seed;
     if (plan->max_evaluations > 0 &&
-        plan->calls * (plan->ita + 3) > (double)plan->max_evaluations) {
-        plan->calls = floor((double)plan->max_evaluations / (plan->ita + 3));
+        plan->calls * (plan->ita + 3.0) > (double)plan->max_evaluations) {
+        plan->calls = floor((double)plan->max_evaluations / (plan->ita + 3.0));
         if (plan->calls < 4) plan->calls = 4;
     }
     return PAGANI_OK;
