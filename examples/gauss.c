@@ -28,7 +28,8 @@ int main(void)
         rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);
     }
     if (rc != PAGANI_OK)
-        fprintf(stderr, "%s: %s\n", pagani_strerror(rc), pagani_context_message(ctx));
+        fprintf(stderr, "%s: %s\n", pagani_strerror(rc),
+                pagani_context_message(ctx));
     else
         printf("%.15g +- %.2g (%s, %s on %s)\n", r.value, r.error,
                pagani_status_name(r.status), pagani_method_name(r.method),

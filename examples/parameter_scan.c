@@ -5,6 +5,7 @@
  *
  * Integrates exp(-a * sum x_i^2) over [0,1]^n for several a: with
  * cubature in 4 dimensions and with Vegas in 30.
+ * Build: cc parameter_scan.c $(pkg-config --cflags --libs pagani)
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +42,8 @@ static int scan(pagani_context *ctx, int n, pagani_method method, double epsrel)
                    truth(a, n), pagani_status_name(r.status));
     }
     if (rc != PAGANI_OK)
-        fprintf(stderr, "%s: %s\n", pagani_strerror(rc), pagani_context_message(ctx));
+        fprintf(stderr, "%s: %s\n", pagani_strerror(rc),
+                pagani_context_message(ctx));
     pagani_integrand_destroy(f);
     return rc;
 }

@@ -9,6 +9,7 @@ if ! test -x "$PAGANI"; then
     echo "1..0 # SKIP no pagani program found (run from the build directory)"
     exit 0
 fi
+. "${srcdir:-$(dirname "$0")/..}/tests/tap.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pagani-cli.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -16,21 +17,7 @@ PAGANI_CACHE_DIR=$tmp/cache
 export PAGANI_CACHE_DIR
 out=$tmp/out
 err=$tmp/err
-
-count=0
-failed=0
-# ok COND-STATUS NAME: one TAP line; on failure, the output as comments.
-ok() {
-    count=$((count + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $count - $2"
-    else
-        failed=$((failed + 1))
-        echo "not ok $count - $2"
-        sed 's/^/# stdout: /' "$out"
-        sed 's/^/# stderr: /' "$err"
-    fi
-}
+tap_show="$out $err"
 
 # run ARGS...: runs pagani on the CPU backend; sets $rc.
 run() {
@@ -128,11 +115,20 @@ bad_value bounds -n 3 --bounds '0:1,0:1'
 bad_value method --method simpson
 bad_value rule --rule 8
 bad_value memory --memory 12Q
+# --memory: a size of at least one byte; the message says what is one.
+for size in 0 0.5 abc '1 ' -1K; do
+    bad_value '--memory: .*K, M, G or T' --memory "$size"
+done
 bad_value seed --seed -1
 bad_value params -p '1,,2'
-run 'p[0] * x[0]'
-[ $rc -eq 2 ] && grep -q 'params' "$err"
-ok $? "EXPR using p[] without -p exits 2"
+# EXPR reading p beyond the -p values: the library refuses the source (no
+# crash); its message and a word on -p, exit 2.
+for args in "'p[0] * x[0]'" "'*p'" "-p 1 'p[0] + p[1]'"; do
+    eval "run $args"
+    [ $rc -eq 2 ] && [ ! -s "$out" ] &&
+        grep -q 'parameter block' "$err" && grep -q 'with -p' "$err"
+    ok $? "EXPR reading p beyond -p ($args): the library's error, exit 2"
+done
 run -n 1
 [ $rc -eq 2 ] && grep -q 'EXPR' "$err"
 ok $? "no EXPR exits 2"
@@ -144,6 +140,9 @@ ok $? "two EXPR operands exit 2 and suggest quoting"
 run -n 1 --memory 64M --max-evals 1e9 --threads 2 --seed 7 'x[0]'
 [ $rc -eq 0 ] && close "$(value)" 0.5 1e-12
 ok $? "--memory 64M, --max-evals 1e9, --threads, --seed accepted"
+run -n 1 --memory 0.5G 'x[0]'
+[ $rc -eq 0 ] && close "$(value)" 0.5 1e-12
+ok $? "--memory 0.5G (a fraction with a suffix) accepted"
 
 # --help and --version.
 "$PAGANI" --help >"$out" 2>"$err"
@@ -152,7 +151,7 @@ missing=0
 for opt in --dim --lower --upper --bounds --epsrel --epsabs --method \
            --backend --rule --max-evals --max-iterations --threads --memory \
            --no-relerr-filter --seed --params --calls --progress --json \
-           --file --help --version 'Exit status' Examples; do
+           --file --help --version 'Exit status' Examples SIGTERM SIGHUP; do
     grep -q -e "$opt" "$out" || { missing=1; echo "# --help lacks $opt"; }
 done
 [ $rc -eq 0 ] && [ $missing -eq 0 ]
@@ -168,36 +167,103 @@ run -n 3 --epsrel 1e-6 --progress 'exp(-10*(x[0] + x[1] + x[2]))'
 ok $? "--progress writes one line per iteration on stderr"
 
 # A run that cannot converge exits 1 and still prints an estimate.
-run -n 3 --max-iterations 1 --epsrel 1e-12 \
-    'exp(-625*((x[0]-.5)*(x[0]-.5) + (x[1]-.5)*(x[1]-.5) + (x[2]-.5)*(x[2]-.5)))'
+run -n 3 --max-iterations 1 --epsrel 1e-12 'exp(-625*((x[0]-.5)*(x[0]-.5) +
+    (x[1]-.5)*(x[1]-.5) + (x[2]-.5)*(x[2]-.5)))'
 [ $rc -eq 1 ] && [ -n "$(value)" ] && ! grep -q 'status: *converged' "$out"
 ok $? "--max-iterations 1 --epsrel 1e-12 exits 1 with an estimate"
 
-# Ctrl-C: a Vegas run that would take minutes gets SIGINT once its first
-# --progress line is out (the handler is in place by then); it stops after
-# that iteration, prints its estimate and exits 1. Killed after 30 s.
-"$PAGANI" --backend cpu --method vegas --calls 1e4 --max-iterations 1e5 \
-    --epsrel 1e-15 --epsabs 0 --progress -n 2 'x[0]*x[1]' >"$out" 2>"$err" &
-pid=$!
-tries=0
-while ! grep -q '^iteration' "$err" && kill -0 $pid 2>/dev/null &&
-      [ $tries -lt 300 ]; do
-    sleep 0.1 2>/dev/null || sleep 1
-    tries=$((tries + 1))
-done
-kill -INT $pid 2>/dev/null
-tries=0
-while kill -0 $pid 2>/dev/null && [ $tries -lt 300 ]; do
-    sleep 0.1 2>/dev/null || sleep 1
-    tries=$((tries + 1))
-done
-kill -KILL $pid 2>/dev/null
-wait $pid
-rc=$?
-[ $rc -eq 1 ] && [ -n "$(value)" ] &&
-    grep -q 'status: *stopped by the progress callback' "$out" &&
-    grep -q 'interrupted' "$err"
-ok $? "Ctrl-C stops the run: exit 1, an estimate, status 'stopped'"
+# Signals. start_bg ARGS... starts pagani on the CPU in the background, in
+# a process group of its own (setsid), under `timeout 60`, which also
+# undoes the ignored SIGINT of a script's background job; it sets $job to
+# the job and $pid to pagani's process (and group) id. finish_bg waits for
+# the job and sets $rc.
+start_bg() {
+    rm -f "$tmp/pid"
+    timeout 60 setsid sh -c 'echo $$ >"$0" && exec "$@"' "$tmp/pid" \
+        "$PAGANI" --backend cpu "$@" >"$out" 2>"$err" &
+    job=$!
+    wait_for '[ -s "$tmp/pid" ]'
+    pid=$(cat "$tmp/pid")
+}
+finish_bg() {
+    wait $job 2>/dev/null # without the shell's "Terminated"
+    rc=$?
+}
 
-echo "1..$count"
-[ $failed -eq 0 ]
+# wait_for CONDITION: evaluates the shell CONDITION every 0.1 s until it
+# holds, or fails after 30 s.
+wait_for() {
+    tries=0
+    until eval "$1"; do
+        [ $tries -ge 300 ] && return 1
+        sleep 0.1 2>/dev/null || sleep 1
+        tries=$((tries + 1))
+    done
+}
+
+# build_dirs: the build folders of compilations in the cache, one a line.
+build_dirs() { ls -a "$PAGANI_CACHE_DIR" 2>/dev/null | grep '^\.build-'; }
+
+# big_source TAG: writes $tmp/big.c, a body of 4000 lines that keeps the
+# compiler busy for seconds; TAG makes it differ from the cached ones.
+big_source() {
+    awk -v tag="$1" 'BEGIN {
+        printf "/* %s */ double s = 0;\n", tag
+        for (i = 0; i < 4000; i++)
+            printf "s += sin(x[0] * %d.5 + %d) * cos(s + %d);\n", i, i, i
+        print "return s;"
+    }' >"$tmp/big.c"
+}
+
+# SIGINT, SIGTERM, SIGHUP during the integration: a Vegas run that would
+# take minutes gets the signal once its first --progress line is out; it
+# stops after that iteration, prints its estimate and exits 1.
+for sig in INT TERM HUP; do
+    start_bg --method vegas --calls 1e4 --max-iterations 1e5 \
+        --epsrel 1e-15 --epsabs 0 --progress -n 2 'x[0]*x[1]'
+    wait_for 'grep -q "^iteration" "$err"'
+    kill -$sig $pid
+    finish_bg
+    [ $rc -eq 1 ] && [ -n "$(value)" ] &&
+        grep -q 'status: *stopped by the progress callback' "$out" &&
+        grep -q "interrupted by SIG$sig" "$err"
+    ok $? "SIG$sig during the integration: exit 1, an estimate, 'stopped'"
+done
+
+# signal_compile TAG KILL: starts pagani on a big source of its own (TAG)
+# and, half a second into its compilation, runs the command KILL (which
+# may use $pid); then waits for it (finish_bg).
+signal_compile() {
+    big_source "$1"
+    start_bg --max-iterations 1 -f "$tmp/big.c"
+    wait_for 'build_dirs >/dev/null'
+    sleep 0.5 2>/dev/null || sleep 1
+    eval "$2"
+    finish_bg
+}
+
+# A stop signal while EXPR compiles: once the library returns, nothing is
+# integrated or printed on stdout, the program ends by the signal (128 +
+# its number) and no build folder is left in the cache. SIGTERM goes to
+# pagani alone (the compiler finishes); Ctrl-C goes to the whole process
+# group, the compiler included.
+for sig in TERM INT; do
+    case $sig in
+    TERM) signal_compile term 'kill -TERM $pid'; code=143 ;;
+    INT) signal_compile int 'kill -INT -$pid'; code=130 ;;
+    esac
+    [ $rc -eq $code ] && [ ! -s "$out" ] &&
+        grep -q "SIG$sig before the integration began" "$err" &&
+        [ -z "$(build_dirs)" ]
+    ok $? "SIG$sig while EXPR compiles: no integration, no build folder left"
+done
+
+# A second SIGTERM ends it at once, by the default action: no message
+# about the first (its build folder may stay: the process was killed).
+signal_compile term2 'kill -TERM $pid; sleep 0.5 2>/dev/null || sleep 1
+                      kill -TERM $pid'
+kill -KILL -$pid 2>/dev/null # the compiler, where it outlived pagani
+[ $rc -eq 143 ] && [ ! -s "$out" ] && ! grep -q 'integration began' "$err"
+ok $? "a second SIGTERM while EXPR compiles ends the program at once"
+
+tap_end

@@ -5,6 +5,7 @@
  * strtod/strtoll, numbers must be finite and in range, and a problem is
  * reported as "pagani: --option: what is wrong" on stderr.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -119,30 +120,39 @@ static int parse_count(const char *option, const char *s, long long min,
     return 0;
 }
 
-/* A byte count with an optional binary suffix: K, M, G, T (also KB, KiB). */
-static int parse_bytes(const char *option, const char *s, long long *out)
+/* The factor of a size suffix: 1 for none; 1024, 1024^2, 1024^3, 1024^4
+ * for K, M, G, T (either case, also followed by B or iB); 0 for anything
+ * else. */
+static double size_scale(const char *suffix)
 {
-    static const char suffixes[] = "KMGT";
-    char *end;
-    double v, scale = 1.0;
+    static const char units[] = "KMGT";
     const char *at;
 
-    if (read_double(option, s, &end, &v)) return CLI_EXIT_USAGE;
-    if (*end != '\0') {
-        at = strchr(suffixes, end[0] & ~0x20); /* upper case */
-        if (!at)
-            return bad(option, "unknown size suffix in '%s' (use K, M, G or T)", s);
-        scale = ldexp(1.0, 10 * (int)(at - suffixes + 1));
-        end++;
-        if (strcmp(end, "") != 0 && strcmp(end, "B") != 0 && strcmp(end, "iB") != 0)
-            return bad(option, "unknown size suffix in '%s' (use K, M, G or T)", s);
-    }
+    if (*suffix == '\0') return 1.0;
+    at = strchr(units, toupper((unsigned char)*suffix));
+    if (!at) return 0.0;
+    suffix++;
+    if (strcmp(suffix, "") != 0 && strcmp(suffix, "B") != 0 &&
+        strcmp(suffix, "iB") != 0)
+        return 0.0;
+    return ldexp(1.0, 10 * (int)(at - units + 1));
+}
+
+/* A size of at least one byte, with an optional suffix (size_scale);
+ * "1.5G" is allowed, a fraction of a byte is rounded down. */
+static int parse_bytes(const char *option, const char *s, long long *out)
+{
+    char *end;
+    double v = strtod(s, &end), scale = size_scale(end);
+
+    if (end == s || scale == 0.0 || !(v * scale >= 1.0))
+        return bad(option, "'%s' is not a size: give a number of bytes, at "
+                   "least 1, with an optional suffix K, M, G or T (powers "
+                   "of 1024), e.g. 512M", s);
     v *= scale;
-    if (v < 0.0)
-        return bad(option, "'%s' is negative", s);
     if (v >= 9.2e18 || v > (double)SIZE_MAX)
         return bad(option, "'%s' is too large", s);
-    *out = (long long)v; /* whole bytes, rounded down */
+    *out = (long long)v;
     return 0;
 }
 
@@ -255,12 +265,14 @@ static int lookup(const char *s, const char *const *names)
 
 static int parse_method(const char *option, const char *s, pagani_method *m)
 {
-    static const char *const names[] = {"auto", "cubature", "vegas", "qmc", NULL};
+    static const char *const names[] = {"auto", "cubature", "vegas", "qmc",
+                                        NULL};
     static const pagani_method values[] = {PAGANI_AUTO, PAGANI_CUBATURE,
                                            PAGANI_VEGAS, PAGANI_QMC};
     int i = lookup(s, names);
     if (i < 0)
-        return bad(option, "unknown method '%s' (auto, cubature, vegas, qmc)", s);
+        return bad(option, "unknown method '%s' (auto, cubature, vegas, qmc)",
+                   s);
     *m = values[i];
     return 0;
 }
@@ -396,7 +408,8 @@ int cli_parse(int argc, char **argv, cli_args *a)
     argv[0] = program;
     opterr = 1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "n:p:f:hV", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:p:f:hV", long_options, NULL))
+           != -1) {
         if (parse_option(c, optarg, a, &dim, &lower_set, &upper_set, &nbounds))
             goto usage;
         if (a->help || a->version) return 0;

@@ -17,8 +17,11 @@
 enum {
     CLI_EXIT_CONVERGED = 0,   /* the requested tolerance was met */
     CLI_EXIT_NOT_CONVERGED = 1, /* an estimate, but status not CONVERGED */
-    CLI_EXIT_USAGE = 2,       /* bad command line or unreadable EXPR file */
-    CLI_EXIT_LIBRARY = 3      /* the library returned an error code */
+    CLI_EXIT_USAGE = 2,       /* bad command line, unreadable EXPR file, or
+                               * EXPR reads p beyond the -p values */
+    CLI_EXIT_LIBRARY = 3,     /* the library returned an error code */
+    CLI_EXIT_SIGNAL = 128     /* + N: signal N came before the integration
+                               * began; the program ends by that signal */
 };
 
 /* What the command line asked for. A field left at its "unset" value keeps

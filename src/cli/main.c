@@ -5,12 +5,17 @@
  * Steps: parse the command line (args.c), read EXPR, create a context on
  * the chosen backend, compile EXPR into an integrand, integrate, print the
  * result (report.c). The exit status says how it ended (args.h).
+ *
+ * SIGINT (Ctrl-C), SIGTERM and SIGHUP are caught from before the context
+ * is created: during the integration the progress callback then stops it
+ * after the current iteration and the estimate so far is printed; before
+ * it (while EXPR compiles) nothing is integrated and the program ends by
+ * the signal once the library has returned and cleaned up.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,24 +25,73 @@
 #include "args.h"
 #include "report.h"
 
-/* Set by the first Ctrl-C during an integration; read by on_iteration. */
-static volatile sig_atomic_t interrupted = 0;
+/* The signals that stop a run: Ctrl-C, kill's default, a closed terminal. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
 
-static void on_sigint(int sig)
+/* The first stop signal that came, or 0; read by on_iteration and run. */
+static volatile sig_atomic_t stop_signal = 0;
+
+/* Records the first stop signal, and does nothing else. It is installed
+ * with SA_RESETHAND, so a second signal of the same kind gets the default
+ * action and ends the program at once. */
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    if (!stop_signal) stop_signal = sig;
+}
+
+/* Catches each stop signal with on_stop_signal, keeping the previous
+ * actions in saved[]. A signal that pagani started with ignored (nohup,
+ * a background job of a script) stays ignored. */
+static void catch_stop_signals(struct sigaction saved[N_STOP_SIGNALS])
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_STOP_SIGNALS; i++) {
+        sigaction(stop_signals[i], NULL, &saved[i]);
+        if (saved[i].sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+/* Puts back the actions that catch_stop_signals replaced. */
+static void restore_signals(const struct sigaction saved[N_STOP_SIGNALS])
+{
+    for (size_t i = 0; i < N_STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &saved[i], NULL);
+}
+
+/* The name of a stop signal, for messages. */
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "SIGHUP";
+    }
+}
+
+/* Ends the program by `sig`, with its default action, so that the shell
+ * sees how it ended (status 128 + the signal's number). */
+static void end_by_signal(int sig)
+{
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 /* The progress callback: prints a --progress line when asked and stops the
- * integration (non-zero) after a Ctrl-C. */
+ * integration (non-zero) once a stop signal has come. */
 static int on_iteration(int iteration, long long active_regions,
                         double estimate, double error, void *data)
 {
     const cli_args *a = data;
     if (a->progress)
         report_progress(stderr, iteration, active_regions, estimate, error);
-    return interrupted != 0;
+    return stop_signal != 0;
 }
 
 /* Reads all of FILE ("-": stdin) into a malloc'd string; NULL after
@@ -79,20 +133,6 @@ static char *read_file(const char *path)
     return text;
 }
 
-/* Whether EXPR indexes the parameter block: the identifier p followed by
- * '['. Without -p that would read through a null pointer, so main refuses. */
-static int uses_params(const char *expr)
-{
-    for (const char *s = expr; (s = strchr(s, 'p')) != NULL; s++) {
-        const char *t = s + 1;
-        if (s > expr && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
-            continue;
-        while (isspace((unsigned char)*t)) t++;
-        if (*t == '[') return 1;
-    }
-    return 0;
-}
-
 /* The library's defaults for the method, with what the command line set. */
 static pagani_options make_options(const cli_args *a)
 {
@@ -110,59 +150,85 @@ static pagani_options make_options(const cli_args *a)
     return o;
 }
 
-/* Creates the context, compiles EXPR and integrates. Returns a pagani
- * error code; on failure the error has been reported. */
-static int integrate(const cli_args *a, const char *expr, pagani_result *r)
+/* Creates the context on the chosen backend, applies --threads and --memory
+ * and compiles EXPR into *f. Returns a pagani error code, with *step
+ * naming the step that failed, for the message. */
+static int prepare(const cli_args *a, const char *expr, pagani_context **ctx,
+                   pagani_integrand **f, const char **step)
+{
+    int rc;
+
+    *step = "creating the context";
+    rc = pagani_context_create(ctx, a->backend);
+    if (rc != PAGANI_OK) return rc;
+    *step = "--threads";
+    if (a->threads >= 0 &&
+        (rc = pagani_context_set_threads(*ctx, (int)a->threads)) != PAGANI_OK)
+        return rc;
+    *step = "--memory";
+    if (a->memory >= 0 &&
+        (rc = pagani_context_set_memory(*ctx, (size_t)a->memory)) != PAGANI_OK)
+        return rc;
+    *step = "EXPR";
+    return pagani_integrand_from_source(*ctx, f, a->dim, expr, a->params,
+                                        (size_t)a->nparams * sizeof(double));
+}
+
+/* Prepares, integrates and prints the result. Returns the exit status:
+ * CLI_EXIT_SIGNAL + the signal's number when a stop signal came before
+ * the integration began (it does not begin then). */
+static int run(const cli_args *a, const char *expr)
 {
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
     pagani_options o = make_options(a);
-    struct sigaction sa, old;
-    int rc;
+    pagani_result r;
+    const char *step;
+    int rc, status = CLI_EXIT_LIBRARY;
 
-    rc = pagani_context_create(&ctx, a->backend);
+    rc = prepare(a, expr, &ctx, &f, &step);
+    if (stop_signal) {
+        /* A compiler killed by the same Ctrl-C makes rc an error: the
+         * signal is the news, not that. */
+        fprintf(stderr, "pagani: %s before the integration began; nothing "
+                "integrated\n", signal_name(stop_signal));
+        status = CLI_EXIT_SIGNAL + stop_signal;
+        goto done;
+    }
+    if (rc == PAGANI_ERR_PARAMS) {
+        /* The library's message speaks of the API's parameter block. */
+        report_error(step, rc, ctx);
+        fprintf(stderr, "pagani: give EXPR's p[0], p[1], ... with -p\n");
+        status = CLI_EXIT_USAGE;
+        goto done;
+    }
     if (rc != PAGANI_OK) {
-        report_error("creating the context", rc, ctx);
+        report_error(step, rc, ctx);
         goto done;
     }
-    if (a->threads >= 0 &&
-        (rc = pagani_context_set_threads(ctx, (int)a->threads)) != PAGANI_OK) {
-        report_error("--threads", rc, ctx);
-        goto done;
-    }
-    if (a->memory >= 0 &&
-        (rc = pagani_context_set_memory(ctx, (size_t)a->memory)) != PAGANI_OK) {
-        report_error("--memory", rc, ctx);
-        goto done;
-    }
-    rc = pagani_integrand_from_source(ctx, &f, a->dim, expr, a->params,
-                                      (size_t)a->nparams * sizeof(double));
+    memset(&r, 0, sizeof r);
+    rc = pagani_integrate(ctx, f, a->lower, a->upper, &o, &r);
     if (rc != PAGANI_OK) {
-        report_error("EXPR", rc, ctx);
+        report_error("integrating", rc, ctx);
         goto done;
     }
-
-    /* A first Ctrl-C stops after the current iteration; a second kills. */
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
-    rc = pagani_integrate(ctx, f, a->lower, a->upper, &o, r);
-    sigaction(SIGINT, &old, NULL);
-    if (rc != PAGANI_OK) report_error("integrating", rc, ctx);
-    else if (interrupted) fprintf(stderr, "pagani: interrupted\n");
-
+    if (r.status == PAGANI_STOPPED)
+        fprintf(stderr, "pagani: interrupted by %s\n",
+                signal_name(stop_signal));
+    if (a->json) report_json(stdout, &r);
+    else report_text(stdout, &r);
+    status = r.status == PAGANI_CONVERGED ? CLI_EXIT_CONVERGED
+                                          : CLI_EXIT_NOT_CONVERGED;
 done:
-    if (f) pagani_integrand_destroy(f);
-    if (ctx) pagani_context_destroy(ctx);
-    return rc;
+    pagani_integrand_destroy(f);
+    pagani_context_destroy(ctx);
+    return status;
 }
 
 int main(int argc, char **argv)
 {
     cli_args a;
-    pagani_result r;
+    struct sigaction saved[N_STOP_SIGNALS];
     char *text = NULL;
     const char *expr;
     int status;
@@ -186,21 +252,9 @@ int main(int argc, char **argv)
         expr = text;
     }
 
-    if (a.nparams == 0 && uses_params(expr)) {
-        fprintf(stderr, "pagani: EXPR uses p[] but no -p/--params given\n");
-        status = CLI_EXIT_USAGE;
-        goto done;
-    }
-
-    memset(&r, 0, sizeof r);
-    if (integrate(&a, expr, &r) != PAGANI_OK) {
-        status = CLI_EXIT_LIBRARY;
-        goto done;
-    }
-    if (a.json) report_json(stdout, &r);
-    else report_text(stdout, &r);
-    status = r.status == PAGANI_CONVERGED ? CLI_EXIT_CONVERGED
-                                          : CLI_EXIT_NOT_CONVERGED;
+    catch_stop_signals(saved);
+    status = run(&a, expr);
+    restore_signals(saved);
 done:
     free(text);
     cli_args_free(&a);
@@ -208,5 +262,6 @@ done:
         perror("pagani: standard output");
         status = CLI_EXIT_USAGE;
     }
+    if (status > CLI_EXIT_SIGNAL) end_by_signal(status - CLI_EXIT_SIGNAL);
     return status;
 }
