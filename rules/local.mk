@@ -4,6 +4,7 @@ libpagani_la_SOURCES += \
 	rules/rules.h \
 	rules/rule_table.h \
 	rules/fourth_difference.h \
+	rules/probe.h \
 	rules/rule.c \
 	rules/expand.c \
 	rules/estimate.c \

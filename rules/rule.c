@@ -1,11 +1,12 @@
 /*
  * rule.c - building and using a pagani_rule: the default degree per
  * dimension, create (which table for which (n, degree)), destroy, and the
- * coordinates of a rule point in a region.
+ * coordinates of a rule point or probe in a region.
  */
 #include <stdlib.h>
 
 #include "rules/rule_table.h"
+#include "rules/probe.h"
 
 #define PAGANI_RULE_MAX_DIM 20
 
@@ -54,6 +55,7 @@ int pagani_rule_create(int n, int degree, pagani_rule **rule)
         pagani_rule_destroy(r);
         return rc;
     }
+    r->nprobes = pagani_probe_count(n);
     *rule = r;
     return 0;
 }
@@ -75,11 +77,16 @@ void pagani_rule_point(const pagani_rule *rule, long long p,
         const double *off = rule->offsets + (size_t)p * n;
         for (int d = 0; d < n; d++)
             x[d] = lower[d] + 0.5 * width[d] + off[d] * width[d];
-    } else {
+    } else if (p < rule->npoints) {
         long long q = p - rule->nexplicit;
         for (int d = 0; d < n; d++) {
             double g = (q >> d & 1) ? -rule->corner_gen : rule->corner_gen;
             x[d] = lower[d] + 0.5 * width[d] + g * width[d];
         }
+    } else {
+        int v = (int)(p - rule->npoints);
+        for (int d = 0; d < n; d++)
+            x[d] = pagani_probe_coordinate(v, d, lower[d] + 0.5 * width[d],
+                                           width[d]);
     }
 }

@@ -21,6 +21,10 @@
  *
  * The sums r_k = sum over all points of w_k * f(point), k = 0..4, give the
  * estimate V * r_0 and, through pagani_rule_estimate, the error.
+ *
+ * After the rule's npoints come nprobes probes (probe.h: f next to the
+ * region's vertices, which checks what the rule cannot see); a region's
+ * evaluation costs npoints + nprobes calls of f.
  */
 #ifndef PAGANI_RULES_H
 #define PAGANI_RULES_H
@@ -37,6 +41,7 @@ typedef struct pagani_rule {
     int degree;                 /* 7, 9, 11, 13; 15 for Gauss-Kronrod */
     pagani_error_model error_model;
     long long npoints;          /* nexplicit + corner_count */
+    int nprobes;                /* probes after the points (probe.h) */
     int nexplicit;
     double *offsets;            /* nexplicit * n */
     double *weights;            /* nexplicit * 5 */
@@ -63,8 +68,9 @@ int pagani_rule_default_degree(int n);
 int pagani_rule_create(int n, int degree, pagani_rule **rule);
 void pagani_rule_destroy(pagani_rule *rule);
 
-/* Coordinates of point p (0 <= p < npoints) of the region with lower
- * corner `lower` and widths `width`, written to x[0..n-1]. */
+/* Coordinates of point p (0 <= p < npoints: the rule's; then up to
+ * npoints + nprobes: the probes) of the region with lower corner `lower`
+ * and widths `width`, written to x[0..n-1]. */
 void pagani_rule_point(const pagani_rule *rule, long long p,
                        const double *lower, const double *width, double *x);
 

@@ -57,8 +57,12 @@ typedef struct cubature_ops {
     /* Copies `count` regions from host SoA arrays (stride count). */
     int (*load)(void *state, const double *lower, const double *width,
                 long long count);
-    /* Evaluates every region: V, raw E and split axis K. */
-    int (*evaluate)(void *state, long long count);
+    /* Evaluates every region: V, raw E and split axis K; then probes
+     * (rules/probe.h) the regions with E <= probe_below or E <=
+     * probe_relative * |V|, those that could be finished this iteration
+     * (probe_below < 0 and probe_relative 0: none). */
+    int (*evaluate)(void *state, long long count, double probe_below,
+                    double probe_relative);
     /* Two-level error (when has_parents), then classification: a region
      * stays active iff E > negligible and, when relerr_filter, also
      * E > epsrel*|V|; with the sums. */

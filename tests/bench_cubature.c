@@ -86,7 +86,10 @@ static int p_load(void *s, const double *l, const double *w, long long c)
 {
     PROF(0, prof_real->load(s, l, w, c));
 }
-static int p_evaluate(void *s, long long c) { PROF(1, prof_real->evaluate(s, c)); }
+static int p_evaluate(void *s, long long c, double below, double relative)
+{
+    PROF(1, prof_real->evaluate(s, c, below, relative));
+}
 static int p_classify(void *s, long long c, int hp, int rf, double e, double ng,
                       cubature_sums *sums)
 {
@@ -262,7 +265,7 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
     if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, count);
     for (int k = 0; k < 6 && rc == PAGANI_OK; k++) { /* k = 0 warms up */
         double t0 = now(), t1, t2;
-        rc = ops->evaluate(ctx->backend_state, count);
+        rc = ops->evaluate(ctx->backend_state, count, -1.0, 0.0); /* no probes */
         if (rc == PAGANI_OK)
             rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
         t1 = now();

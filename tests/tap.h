@@ -30,6 +30,24 @@ static inline int tap_ok(int cond, const char *fmt, ...)
     return cond;
 }
 
+/* A check known to fail, with the reason: "not ok N - name # TODO reason"
+ * (the harness counts it as an expected failure) when cond is false, and
+ * "ok N - name # TODO reason" when it passes, which the harness reports
+ * as an unexpected pass, so that a fix updates the list of known failures.
+ * Returns cond. */
+static inline int tap_todo(int cond, const char *reason, const char *fmt, ...)
+{
+    va_list ap;
+    tap_count_++;
+    printf("%sok %d - ", cond ? "" : "not ", tap_count_);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf(" # TODO %s\n", reason);
+    fflush(stdout);
+    return cond;
+}
+
 /* Prints "ok N # SKIP reason": a check that could not run here. */
 static inline void tap_skip(const char *fmt, ...)
 {

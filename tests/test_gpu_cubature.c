@@ -249,7 +249,7 @@ static void threshold_consistency(pagani_context *ctx)
         job.capacity = 4 * count;
         if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job);
         if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, count);
-        if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, count);
+        if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, count, -1.0, 0.0);
         if (rc == PAGANI_OK)
             rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-6, 0.0, &s);
         if (rc == PAGANI_OK)

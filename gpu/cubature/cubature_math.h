@@ -18,15 +18,15 @@
  *   reading the constants table instead of a pagani_rule.
  *
  * NVRTC compiles this without headers: its #includes (src/hostdevice.h,
- * rules/fourth_difference.h) are pasted in front of it instead
- * (build-aux/kernel-src). C
- * callers include <math.h> first.
+ * rules/fourth_difference.h, rules/probe.h) are pasted in front of it
+ * instead (build-aux/kernel-src). C callers include <math.h> first.
  */
 #ifndef PAGANI_GPU_CUBATURE_MATH_H
 #define PAGANI_GPU_CUBATURE_MATH_H
 
 #include "hostdevice.h" /* PAGANI_HD */
 #include "rules/fourth_difference.h"
+#include "rules/probe.h"
 
 #ifdef __CUDA_ARCH__
 #define PAGANI_NO_UNROLL _Pragma("unroll 1") /* spares ~20 registers */
@@ -51,6 +51,11 @@
 #define PAGANI_EVC_WEIGHTS 104
 #define PAGANI_EVC_SIZE (PAGANI_EVC_WEIGHTS + 5 * PAGANI_PACK_MAX_WEIGHTS)
 
+/* Doubles per warp in the evaluate kernel's reduction slots: the five
+ * rule sums, the largest |f| at the rule's points and at the probes, and
+ * (first warp of a group) whether the region is probed. */
+#define PAGANI_EVAL_PARTIALS 8
+
 /* The error models, as rules.h numbers them. */
 #define PAGANI_GPU_ERROR_DCUHRE 0
 #define PAGANI_GPU_ERROR_KRONROD 1
@@ -73,6 +78,7 @@ typedef struct pagani_gpu_widths {
 typedef struct pagani_eval_shape {
     int nexplicit;      /* explicit points (dense table columns) */
     int npoints;        /* nexplicit + 2^n corners (or + 0) */
+    int nprobes;        /* probes after them (rules/probe.h) */
     int nweights;       /* weight tuples in the constants table */
     int corner_weights; /* tuple of the corner points */
     int nsets;          /* error sets (pagani_rule.nsets) */

@@ -707,7 +707,7 @@ static int cu_load(void *state, const double *lower, const double *width,
     return PAGANI_OK;
 }
 
-static int cu_evaluate(void *state, long long count)
+static int cu_evaluate(void *state, long long count, double probe_below, double probe_relative)
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
@@ -728,10 +728,13 @@ static int cu_evaluate(void *state, long long count)
     shape.tpr = tpr;
     shape.implicit = c->implicit;
     shape.widths = c->widths;
-    shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
-                               (size_t)groups * (tpr / 32) * 5);
+    shared = sizeof(double) * (5 * (size_t)shape.nweights +
+                               (size_t)groups * (4 * c->n + 1) +
+                               (size_t)groups * (tpr / 32) * PAGANI_EVAL_PARTIALS +
+                               (size_t)groups * shape.nprobes);
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &dense, &tuples, &consts,
-                    &shape, &params, &c->value, &c->error, &c->axis, &c->nonfinite};
+                    &shape, &probe_below, &probe_relative, &params, &c->value, &c->error,
+                    &c->axis, &c->nonfinite};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));

@@ -15,12 +15,12 @@ gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
 	$(top_srcdir)/gpu/jit/cuda_module.h $(top_srcdir)/gpu/jit/cuda_integrand.h \
 	$(top_srcdir)/gpu/cubature/rule_pack.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
-	$(top_srcdir)/src/backend.h \
+	$(top_srcdir)/rules/probe.h $(top_srcdir)/src/backend.h \
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
 endif
 
 PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
-	$(top_srcdir)/rules/fourth_difference.h \
+	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/rules/probe.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h \
 	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh
 gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)

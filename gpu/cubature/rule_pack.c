@@ -47,6 +47,7 @@ int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
         goto unfit;
     out->shape.nexplicit = ne;
     out->shape.npoints = (int)rule->npoints;
+    out->shape.nprobes = rule->nprobes;
     out->shape.nweights = nweights;
     out->shape.nsets = rule->nsets;
     out->shape.error_model = rule->error_model == PAGANI_ERROR_KRONROD

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu/cpu_backend.h"
+#include "rules/probe.h"
 
 #define CHUNK 1024
 
@@ -125,13 +126,53 @@ static void region_box(const cpu_cubature *c, long long i, double *lo, double *w
     }
 }
 
-/* Applies the rule to region i: V, raw E, split axis, first bad point. */
-static void evaluate_region(cpu_cubature *c, long long i, double *scratch)
+/* f at point p of region i (rule_point's numbering): 0 for NaN or
+ * infinity, whose first point is kept in *first_bad. */
+static double f_at(const cpu_cubature *c, long long p, const double *lo,
+                   const double *w, double *x, int *first_bad)
+{
+    double fx;
+    pagani_rule_point(c->rule, p, lo, w, x);
+    fx = c->f->function(x, c->n, c->f->params);
+    if (isfinite(fx)) return fx;
+    if (*first_bad < 0) *first_bad = (int)p;
+    return 0.0;
+}
+
+/* The probes of region i (probe.h): when they see more than the rule's
+ * largest |f|, rule_max, allows, raises the region's error to what they
+ * saw and splits it across the axis where they differ most. scratch: 2n
+ * doubles. */
+static void check_probes(cpu_cubature *c, long long i, const double *lo,
+                         const double *w, double volume, double rule_max,
+                         double *scratch, int *first_bad)
+{
+    const int n = c->n;
+    double *x = scratch, *side = x + n, probe_max = 0.0;
+    int axis = 0;
+
+    for (int d = 0; d < n; d++) side[d] = 0.0;
+    for (int v = 0; v < c->rule->nprobes; v++) {
+        double a = fabs(f_at(c, c->rule->npoints + v, lo, w, x, first_bad));
+        if (a > probe_max) probe_max = a;
+        for (int d = 0; d < n; d++) side[d] += (v >> d & 1) ? a : -a;
+    }
+    if (!pagani_probe_missed(probe_max, rule_max)) return;
+    for (int d = 1; d < n; d++)
+        if (fabs(side[d]) > fabs(side[axis])) axis = d;
+    c->error[i] = fmax(c->error[i], volume * probe_max);
+    c->axis[i] = axis;
+}
+
+/* Applies the rule to region i: V, raw E, split axis, first bad point;
+ * then the probes when E <= probe_below or E <= probe_relative * |V|. */
+static void evaluate_region(cpu_cubature *c, long long i, double probe_below,
+                            double probe_relative, double *scratch)
 {
     const pagani_rule *r = c->rule;
     const int n = c->n;
     double *lo = scratch, *w = lo + n, *x = w + n, *f_axis = x + n;
-    double sums[5] = {0, 0, 0, 0, 0}, volume = 1.0;
+    double sums[5] = {0, 0, 0, 0, 0}, volume = 1.0, rule_max = 0.0;
     int first_bad = -1;
     long long p;
 
@@ -139,22 +180,20 @@ static void evaluate_region(cpu_cubature *c, long long i, double *scratch)
     for (int d = 0; d < n; d++) volume *= w[d];
     for (p = 0; p < r->npoints; p++) {
         const double *wk = p < r->nexplicit ? r->weights + 5 * p : r->corner_weights;
-        double fx;
-        pagani_rule_point(r, p, lo, w, x);
-        fx = c->f->function(x, n, c->f->params);
-        if (!isfinite(fx)) {
-            if (first_bad < 0) first_bad = (int)p;
-            fx = 0.0;
-        }
+        double fx = f_at(c, p, lo, w, x, &first_bad);
         if (p <= 4 * n && p < r->nexplicit) f_axis[p] = fx;
+        if (fabs(fx) > rule_max) rule_max = fabs(fx);
         for (int k = 0; k < 5; k++) sums[k] += wk[k] * fx;
     }
     pagani_rule_estimate(r, sums, volume, &c->value[i], &c->error[i]);
     c->axis[i] = pagani_rule_split_axis(r, f_axis, w);
+    if (c->error[i] <= probe_below || c->error[i] <= probe_relative * fabs(c->value[i]))
+        check_probes(c, i, lo, w, volume, rule_max, x, &first_bad);
     c->bad_point[i] = first_bad;
 }
 
-static int cpu_evaluate(void *state, long long count)
+static int cpu_evaluate(void *state, long long count, double probe_below,
+                        double probe_relative)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
@@ -169,7 +208,8 @@ static int cpu_evaluate(void *state, long long count)
             failed = 1;
         } else {
 #pragma omp for schedule(dynamic, 64)
-            for (long long i = 0; i < count; i++) evaluate_region(c, i, scratch);
+            for (long long i = 0; i < count; i++)
+                evaluate_region(c, i, probe_below, probe_relative, scratch);
         }
         free(scratch);
     }

@@ -14,6 +14,7 @@
  * while f stays finite end the run after that iteration (its progress
  * call) with status PAGANI_NO_PROGRESS and an infinite error.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,11 @@
 #include "methods.h"
 
 #define DEFAULT_MAX_ITERATIONS 200
+/* The round-off of an estimate: a sum over many regions of rule sums with
+ * weights of both signs, and f's own rounding. The reported error never
+ * goes below ROUNDOFF * |value|, and a run whose truncation error is
+ * below that stops (PAGANI_NO_PROGRESS): refinement cannot reduce it. */
+#define ROUNDOFF (128 * DBL_EPSILON)
 #define DEFAULT_CPU_BUDGET ((size_t)1 << 30)
 /* Most regions of one list: the CUDA backend scans them with int indices
  * (CUB); without this cap a GPU of 141 GB would hold more in 1 or 2
@@ -171,6 +177,20 @@ static double negligible_error(const run *r, const pagani_options *opt)
     return left > 0 ? 0.5 * left / (double)r->count : 0.0;
 }
 
+/* The regions this iteration's evaluation probes (rules/probe.h): every
+ * one that classification or a threshold could finish, E at most the
+ * target of twice the last estimate's reach (shares of the target finish
+ * regions, and the estimate seldom grows that much in one iteration: a
+ * threshold above it is lowered, see choose_threshold), or by relative
+ * error. None on the first iteration, which finishes nothing. Only regions
+ * finished because memory runs out may go unprobed; their error stays in
+ * the total. */
+static double probe_below(const run *r, const pagani_options *opt)
+{
+    if (isnan(r->previous_value)) return -1.0;
+    return target_of(2.0 * (fabs(r->previous_value) + r->previous_error), opt);
+}
+
 /* REL-ERR-CLASSIFY (with the negligible test), held to the classifications'
  * share: when this iteration would finish more error than is left of it,
  * the regions are classified again with both criteria halved (E is already
@@ -225,6 +245,11 @@ static int choose_threshold(pagani_context *ctx, const run *r, const cubature_su
     if (!settled && s->active <= pr.max_kept) return PAGANI_OK;
 
     rc = pagani_threshold_search(ops, ctx->backend_state, &pr, threshold, finished);
+    if (rc == PAGANI_OK && *threshold > probe_below(r, opt)) {
+        /* Past what the evaluation probed: finish only what it did. */
+        *threshold = probe_below(r, opt);
+        rc = ops->threshold_stats(ctx->backend_state, r->count, *threshold, finished);
+    }
     if (rc != PAGANI_OK || *threshold >= 0 || s->active <= pr.max_kept) return rc;
     /* Memory decides: finish the smallest errors until the rest fits. The
      * error they carry stays in the total, so nothing is claimed falsely. */
@@ -284,11 +309,13 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     for (int it = 0; rc == PAGANI_OK && it < max_iterations; it++) {
         cubature_sums s;
         threshold_stats thr;
-        double threshold, value, error;
+        double threshold, value, error, roundoff;
         pagani_status status = PAGANI_CONVERGED;
         int stop, overflow;
 
-        if ((rc = ops->evaluate(ctx->backend_state, r.count)) != PAGANI_OK) break;
+        rc = ops->evaluate(ctx->backend_state, r.count, probe_below(&r, opt),
+                           relerr_filter ? RELERR_SHARE * opt->epsrel : 0.0);
+        if (rc != PAGANI_OK) break;
         /* Nothing is finished on the raw first-iteration errors either. */
         rc = classify_within_share(ctx, &r, relerr_filter && settled(&r), opt, &s);
         if (rc != PAGANI_OK) break;
@@ -297,7 +324,8 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
             break;
         }
         value = s.value + r.finished_value;
-        error = s.error + r.finished_error;
+        roundoff = ROUNDOFF * fabs(value);
+        error = s.error + r.finished_error + roundoff;
         /* f was finite (else nonfinite_region), yet a sum left the range
          * of a double: its error is unknown, hence infinite */
         overflow = !isfinite(value) || !isfinite(error);
@@ -306,7 +334,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         result->error = error;
         result->iterations = it + 1;
         result->regions += r.count;
-        result->evaluations += r.count * rule->npoints;
+        result->evaluations += r.count * (rule->npoints + rule->nprobes);
         stop = opt->progress && opt->progress(it + 1, s.active, value, error,
                                               opt->progress_data);
         if (overflow) {
@@ -326,6 +354,10 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
             result->status = PAGANI_STOPPED;
             break;
         }
+        if (it > 0 && error - roundoff <= roundoff) {
+            result->status = PAGANI_NO_PROGRESS;
+            break;
+        }
         /* The finished regions' error stays in the total for good: once it
          * alone exceeds the target, no refinement can converge. */
         if (r.finished_error > 0 && r.finished_error >= target_of(value, opt)) {
@@ -340,9 +372,13 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         }
         if (s.active == 0) {
             /* Every region was finished, yet the target is not met: the
-             * estimate moved after the shares were spent. Split them all
-             * again rather than give up (E stays two-level refined). */
-            rc = ops->classify(ctx->backend_state, r.count, 0, 0, 0.0, 0.0, &s);
+             * estimate moved after the shares were spent, or this is the
+             * first iteration, whose errors (all 0 for f = 0) cannot stop
+             * a run. Split them all again rather than give up (E stays
+             * two-level refined); on the first iteration those with E = 0
+             * too (a negligible of -1 keeps every region). */
+            rc = ops->classify(ctx->backend_state, r.count, 0, 0, 0.0, it == 0 ? -1.0 : 0.0,
+                               &s);
             if (rc != PAGANI_OK) break;
             threshold = -1.0;
             if (s.active > r.capacity / 2) {
@@ -355,7 +391,8 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
             break;
         }
         if (opt->max_evaluations > 0 &&
-            result->evaluations + 2 * (s.active - thr.count) * rule->npoints >
+            result->evaluations +
+                    2 * (s.active - thr.count) * (rule->npoints + rule->nprobes) >
                 opt->max_evaluations) {
             result->status = PAGANI_MAX_EVALUATIONS;
             break;
