@@ -177,7 +177,7 @@ static inline const char *genz_source(int family)
 
         "const double *a = p, *u = p + n;\n"
         "double s = 0.0;\n"
-        "if (x[0] > u[0] || (n > 1 && x[1] > u[1])) return 0.0;\n"
+        "for (int i = 0; i < n && i < 2; i++) if (x[i] > u[i]) return 0.0;\n"
         "for (int i = 0; i < n; i++) s += a[i] * x[i];\n"
         "return exp(s);\n",
     };
