@@ -54,16 +54,6 @@ __device__ __forceinline__ double pagani_warp_max(double v)
  * axis K. A NaN or infinite f counts as 0 and its (region, point) goes to
  * *nonfinite, the smallest key kept (atomicMin on region << 21 | point), so
  * the report is deterministic.
- *
- * Then the probes (rules/probe.h), points npoints .. npoints + nprobes - 1
- * in the same numbering: lane takes probes lane, lane + tpr, ..., writing
- * |f| to the group's probe slots in shared memory; warp maxima and the
- * fixed-order pass give the largest |f| at the probes and at the rule's
- * points. When the probes saw more than the rule by PAGANI_PROBE_RATIO,
- * the first warp raises the error to volume * max |f(probe)| and takes
- * the split axis of the largest |sum of +-|f|| over the probes (+ on the
- * upper side; lane j sums probes j, j + 32, ..., a butterfly adds the
- * lanes), as the CPU backend does.
  */
 extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate(const double *__restrict__ lower,
@@ -73,8 +63,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                          const double *__restrict__ dense,
                          const int *__restrict__ tuples,
                          const double *__restrict__ consts,
-                         pagani_eval_shape shape, double probe_below,
-                         double probe_relative, const void *params,
+                         pagani_eval_shape shape, const void *params,
                          double *__restrict__ value,
                          double *__restrict__ error,
                          signed char *__restrict__ axis,
@@ -89,18 +78,14 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     const int nfd = 4 * PAGANI_N + 1;
     double *weights = pagani_smem;
     double *fd = pagani_smem + nw5 + group * nfd;
-    double *partial = pagani_smem + nw5 + groups * nfd +
-                      group * (tpr / 32) * PAGANI_EVAL_PARTIALS;
-    double *probe_f = pagani_smem + nw5 + groups * nfd +
-                      groups * (tpr / 32) * PAGANI_EVAL_PARTIALS + group * shape.nprobes;
+    double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 5;
     const long long region = (long long)blockIdx.x * groups + group;
     const bool live = region < count;
     const long long src = shape.implicit ? region >> 1 : region;
     const int side = (int)(region & 1);
     double c[PAGANI_N], h[PAGANI_N];
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, rule_max = 0.0;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
     int split = -1; /* the parent's split axis (implicit lists) */
-    bool reported = false;
 
     for (int t = threadIdx.x; t < nw5; t += blockDim.x)
         weights[t] = consts[PAGANI_EVC_WEIGHTS + t];
@@ -109,6 +94,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     if (live) {
         const double gen = consts[PAGANI_EVC_CORNER_GEN];
         const int ne = shape.nexplicit;
+        bool reported = false;
         if (shape.implicit) split = parent_axis[src];
 #pragma unroll
         for (int d = 0; d < PAGANI_N; d++) {
@@ -144,7 +130,6 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                 }
                 fq = 0.0;
             }
-            rule_max = fmax(rule_max, fabs(fq));
             {
                 const double *w = weights + 5 * tuple;
                 s0 = fma(w[0], fq, s0);
@@ -166,128 +151,66 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         s3 += __shfl_down_sync(0xffffffffu, s3, off);
         s4 += __shfl_down_sync(0xffffffffu, s4, off);
     }
-    double *slot = partial + (lane >> 5) * PAGANI_EVAL_PARTIALS;
-    rule_max = pagani_warp_max(rule_max);
     if ((lane & 31) == 0) {
+        double *slot = partial + (lane >> 5) * 5;
         slot[0] = s0;
         slot[1] = s1;
         slot[2] = s2;
         slot[3] = s3;
         slot[4] = s4;
-        slot[5] = rule_max;
     }
     __syncthreads();
+    if (!live || lane >= 32) return;
 
-    /* The group's first warp: V, E and K from the sums (the same in every
-     * lane), and whether the region is probed (a flag in slot 7 of the
-     * group's first warp). */
-    double r0 = 0.0, volume = 1.0, e = 0.0;
+    /* The group's first warp: the five sums, the same in every lane. */
+    double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, r4 = 0.0, volume = 1.0, e;
+    for (int w = 0; w < tpr / 32; w++) {
+        r0 += partial[w * 5 + 0];
+        r1 += partial[w * 5 + 1];
+        r2 += partial[w * 5 + 2];
+        r3 += partial[w * 5 + 3];
+        r4 += partial[w * 5 + 4];
+    }
+#pragma unroll
+    for (int d = 0; d < PAGANI_N; d++) volume *= h[d];
+    if (shape.error_model == PAGANI_GPU_ERROR_KRONROD) {
+        e = volume * fabs(r1);
+    } else {
+        /* Lane j takes terms (k, s) = (j / nsets + 1, j % nsets) and j + 32. */
+        double e1 = 0.0, e2 = 0.0, e3 = 0.0;
+        for (int j = lane; j < 3 * shape.nsets; j += 32) {
+            const int k = j / shape.nsets + 1, s = j - (k - 1) * shape.nsets;
+            const double rk = k == 1 ? r1 : k == 2 ? r2 : r3;
+            const double rk1 = k == 1 ? r2 : k == 2 ? r3 : r4;
+            const double v = pagani_gpu_null_term(consts, k, s, rk, rk1);
+            if (k == 1) e1 = fmax(e1, v);
+            else if (k == 2) e2 = fmax(e2, v);
+            else e3 = fmax(e3, v);
+        }
+        e = pagani_gpu_combine(consts, volume, pagani_warp_max(e1), pagani_warp_max(e2),
+                               pagani_warp_max(e3));
+    }
+
+    /* Split axis: lane d takes axis d; the first largest difference wins,
+     * else the first widest axis (as the serial loop picks them). */
     int k = 0;
-    if (live && lane < 32) {
-        double r1 = 0.0, r2 = 0.0, r3 = 0.0, r4 = 0.0;
-        for (int w = 0; w < tpr / 32; w++) {
-            const double *from = partial + w * PAGANI_EVAL_PARTIALS;
-            r0 += from[0];
-            r1 += from[1];
-            r2 += from[2];
-            r3 += from[3];
-            r4 += from[4];
-        }
-#pragma unroll
-        for (int d = 0; d < PAGANI_N; d++) volume *= h[d];
-        if (shape.error_model == PAGANI_GPU_ERROR_KRONROD) {
-            e = volume * fabs(r1);
+    if (PAGANI_N >= 2 && consts[PAGANI_EVC_RATIO] != 0.0) {
+        const double diff = lane < PAGANI_N
+            ? pagani_fourth_difference(PAGANI_N, consts[PAGANI_EVC_RATIO], fd, lane)
+            : 0.0;
+        const double dmax = pagani_warp_max(diff);
+        if (dmax > 0.0) {
+            k = __ffs(__ballot_sync(0xffffffffu, diff == dmax)) - 1;
         } else {
-            /* Lane j takes terms (k, s) = (j / nsets + 1, j % nsets) and
-             * j + 32. */
-            double e1 = 0.0, e2 = 0.0, e3 = 0.0;
-            for (int j = lane; j < 3 * shape.nsets; j += 32) {
-                const int kk = j / shape.nsets + 1, s = j - (kk - 1) * shape.nsets;
-                const double rk = kk == 1 ? r1 : kk == 2 ? r2 : r3;
-                const double rk1 = kk == 1 ? r2 : kk == 2 ? r3 : r4;
-                const double v = pagani_gpu_null_term(consts, kk, s, rk, rk1);
-                if (kk == 1) e1 = fmax(e1, v);
-                else if (kk == 2) e2 = fmax(e2, v);
-                else e3 = fmax(e3, v);
-            }
-            e = pagani_gpu_combine(consts, volume, pagani_warp_max(e1),
-                                   pagani_warp_max(e2), pagani_warp_max(e3));
-        }
-
-        /* Split axis: lane d takes axis d; the first largest difference
-         * wins, else the first widest axis (as the serial loop picks). */
-        if (PAGANI_N >= 2 && consts[PAGANI_EVC_RATIO] != 0.0) {
-            const double diff = lane < PAGANI_N
-                ? pagani_fourth_difference(PAGANI_N, consts[PAGANI_EVC_RATIO], fd, lane)
-                : 0.0;
-            const double dmax = pagani_warp_max(diff);
-            if (dmax > 0.0) {
-                k = __ffs(__ballot_sync(0xffffffffu, diff == dmax)) - 1;
-            } else {
-                double l = 0.0, wd = -1.0;
-                if (lane < PAGANI_N)
-                    pagani_gpu_child_box(lane, split, side, shape.widths.initial[lane],
-                                         level[lane * stride + src], &l, &wd);
-                const double wmax = pagani_warp_max(wd);
-                k = __ffs(__ballot_sync(0xffffffffu, wd == wmax)) - 1;
-            }
-        }
-        if (lane == 0)
-            partial[7] = shape.nprobes > 0 &&
-                         (e <= probe_below || e <= probe_relative * fabs(volume * r0));
-    }
-#if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
-    __syncthreads();
-    const bool probed = live && partial[7] != 0.0;
-    if (probed) {
-        double probe_max = 0.0;
-        PAGANI_NO_UNROLL
-        for (int v = lane; v < shape.nprobes; v += tpr) {
-            double xq[PAGANI_N], a;
-#pragma unroll
-            for (int d = 0; d < PAGANI_N; d++)
-                xq[d] = pagani_probe_coordinate(v, d, c[d], h[d]);
-            a = pagani_integrand_device(xq, params);
-            if (!isfinite(a)) {
-                if (!reported) {
-                    reported = true;
-                    atomicMin(nonfinite, ((unsigned long long)region << 21) |
-                                             (unsigned long long)(shape.npoints + v));
-                }
-                a = 0.0;
-            }
-            probe_f[v] = fabs(a);
-            probe_max = fmax(probe_max, fabs(a));
-        }
-        probe_max = pagani_warp_max(probe_max);
-        if ((lane & 31) == 0) slot[6] = probe_max;
-    }
-    __syncthreads();
-    if (probed && lane < 32) {
-        double probe_max = 0.0, best = -1.0;
-        rule_max = 0.0;
-        for (int w = 0; w < tpr / 32; w++) {
-            rule_max = fmax(rule_max, partial[w * PAGANI_EVAL_PARTIALS + 5]);
-            probe_max = fmax(probe_max, partial[w * PAGANI_EVAL_PARTIALS + 6]);
-        }
-        if (pagani_probe_missed(probe_max, rule_max)) {
-            e = fmax(e, volume * probe_max);
-            for (int d = 0; d < PAGANI_N; d++) {
-                double across = 0.0;
-                for (int v = lane; v < shape.nprobes; v += 32)
-                    across += ((v >> d) & 1) ? probe_f[v] : -probe_f[v];
-#pragma unroll
-                for (int off = 16; off > 0; off >>= 1)
-                    across += __shfl_xor_sync(0xffffffffu, across, off);
-                if (fabs(across) > best) {
-                    best = fabs(across);
-                    k = d;
-                }
-            }
+            double l = 0.0, wd = -1.0;
+            if (lane < PAGANI_N)
+                pagani_gpu_child_box(lane, split, side, shape.widths.initial[lane],
+                                     level[lane * stride + src], &l, &wd);
+            const double wmax = pagani_warp_max(wd);
+            k = __ffs(__ballot_sync(0xffffffffu, wd == wmax)) - 1;
         }
     }
-#endif
-    if (live && lane == 0) {
+    if (lane == 0) {
         value[region] = volume * r0;
         error[region] = e;
         axis[region] = (signed char)k;

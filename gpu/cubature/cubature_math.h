@@ -51,11 +51,6 @@
 #define PAGANI_EVC_WEIGHTS 104
 #define PAGANI_EVC_SIZE (PAGANI_EVC_WEIGHTS + 5 * PAGANI_PACK_MAX_WEIGHTS)
 
-/* Doubles per warp in the evaluate kernel's reduction slots: the five
- * rule sums, the largest |f| at the rule's points and at the probes, and
- * (first warp of a group) whether the region is probed. */
-#define PAGANI_EVAL_PARTIALS 8
-
 /* The error models, as rules.h numbers them. */
 #define PAGANI_GPU_ERROR_DCUHRE 0
 #define PAGANI_GPU_ERROR_KRONROD 1

@@ -1,8 +1,9 @@
 /*
  * cuda_cubature.cu - the cubature operations of backend.h on the GPU
- * (DESIGN.md section 5): EVALUATE is the NVRTC kernel of
- * cubature_evaluate.cuh, compiled per integrand; CLASSIFY, THRESHOLD_STATS
- * and FILTER_SPLIT are the kernels below, with CUB's scan and radix sort.
+ * (DESIGN.md section 5): EVALUATE is the NVRTC kernels of
+ * cubature_evaluate.cuh and cubature_probe.cuh, compiled per integrand;
+ * CLASSIFY, THRESHOLD_STATS and FILTER_SPLIT are the kernels below, with
+ * CUB's scan and radix sort.
  *
  * Memory: one device allocation (the slab) holds the region lists, carved
  * anew by every setup and reallocated only when a larger job comes. After
@@ -48,6 +49,7 @@
 #define RED_THREADS 256   /* threads of the reduction and split kernels */
 #define RED_BLOCKS 1024   /* most blocks of a reduction (partials kept) */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
+#define PROBE_REGIONS 8   /* regions (warps) of a probe block */
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
 #define SORT_STATS_MAX 131072 /* threshold statistics from a sorted copy up to
                                  this many regions, else a reduction each */
@@ -396,10 +398,11 @@ __global__ void kept_kernel(const int *scan, long long count, keep_op keep,
 
 /* ---- state ----------------------------------------------------------- */
 
-/* An integrand's compiled evaluate kernel (device_module[PAGANI_CUBATURE]). */
+/* An integrand's compiled evaluate and probe kernels
+ * (device_module[PAGANI_CUBATURE]). */
 typedef struct cuda_integrand {
     cuda_module *module;
-    cudaKernel_t evaluate;
+    cudaKernel_t kernels[2];   /* evaluate, probe */
 } cuda_integrand;
 
 struct cuda_cubature {
@@ -436,7 +439,7 @@ struct cuda_cubature {
     pagani_packed_rule packed;
     int have_packed;
     const pagani_rule *rule;
-    cudaKernel_t evaluate;
+    cudaKernel_t evaluate, probe;
     /* Threshold statistics of a list of at most SORT_STATS_MAX regions:
      * the active errors sorted on the device, with prefix sums of V and E
      * in that order, copied once per classify to the host, where each
@@ -655,7 +658,8 @@ static int cu_setup(void *state, const cubature_job *job)
     c->cur = 0;
     c->implicit = 0;
     c->rule = job->rule;
-    c->evaluate = ci->evaluate;
+    c->evaluate = ci->kernels[0];
+    c->probe = ci->kernels[1];
     c->active_count = -1;
     c->have_threshold = 0;
     c->sorted_count = -1;
@@ -728,16 +732,23 @@ static int cu_evaluate(void *state, long long count, double probe_below, double 
     shape.tpr = tpr;
     shape.implicit = c->implicit;
     shape.widths = c->widths;
-    shared = sizeof(double) * (5 * (size_t)shape.nweights +
-                               (size_t)groups * (4 * c->n + 1) +
-                               (size_t)groups * (tpr / 32) * PAGANI_EVAL_PARTIALS +
-                               (size_t)groups * shape.nprobes);
+    shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
+                               (size_t)groups * (tpr / 32) * 5);
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &dense, &tuples, &consts,
-                    &shape, &probe_below, &probe_relative, &params, &c->value, &c->error,
-                    &c->axis, &c->nonfinite};
+                    &shape, &params, &c->value, &c->error, &c->axis, &c->nonfinite};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
+    if (shape.nprobes > 0 && (probe_below >= 0.0 || probe_relative > 0.0)) {
+        void *probe_args[] = {&lower, &level, &parent_axis, &stride, &count, &shape,
+                              &probe_below, &probe_relative, &params, &c->value,
+                              &c->error, &c->axis, &c->nonfinite};
+        CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->probe,
+                                           dim3((unsigned)((count + PROBE_REGIONS - 1) /
+                                                           PROBE_REGIONS)),
+                                           dim3(32 * PROBE_REGIONS), probe_args, 0,
+                                           st->stream));
+    }
     c->sorted_count = -1;
     return PAGANI_OK;
 }
@@ -1008,7 +1019,8 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
 
 int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
-    static const char *const names[1] = {"pagani_cubature_evaluate"};
+    static const char *const names[2] = {"pagani_cubature_evaluate",
+                                         "pagani_cubature_probe"};
     pagani_context *ctx = st->ctx;
     const char *env = getenv("PAGANI_CUDA_EVAL_OPTIONS");
     size_t len = strlen(pagani_cubature_kernel_src);
@@ -1035,7 +1047,7 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
         }
     }
     memcpy(end, pagani_cubature_kernel_src, len + 1);
-    rc = cuda_integrand_kernels(ctx, f, text, "cubature", names, &ci->evaluate, 1,
+    rc = cuda_integrand_kernels(ctx, f, text, "cubature", names, ci->kernels, 2,
                                 &ci->module);
     free(text);
     if (rc != PAGANI_OK) {

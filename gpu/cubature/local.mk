@@ -1,7 +1,8 @@
 # gpu/cubature: PAGANI_CUBATURE on the CUDA backend. cuda_cubature.cu (nvcc:
 # CUB scans and sorts, the classify, threshold and split kernels) holds the
-# operations; the evaluate kernel (cubature_evaluate.cuh) and the math it
-# shares with the host (cubature_math.h) become one C string,
+# operations; the evaluate and probe kernels (cubature_evaluate.cuh,
+# cubature_probe.cuh) and the math they share with the host
+# (cubature_math.h, rules/probe.h) become one C string,
 # gpu/cubature/cubature_kernel_src.h, that NVRTC compiles per integrand.
 
 # Plain C, no CUDA: packs rules for the kernel; the tests use it everywhere.
@@ -22,11 +23,13 @@ endif
 PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/rules/probe.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h \
-	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh
+	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh \
+	$(top_srcdir)/gpu/cubature/cubature_probe.cuh
 gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
 	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_cubature_kernel_src \
-	  'gpu/cubature/cubature_math.h and gpu/cubature/cubature_evaluate.cuh' \
+	  'gpu/cubature/cubature_math.h, cubature_evaluate.cuh and cubature_probe.cuh' \
 	  $(PAGANI_CUBATURE_KERNEL_PARTS)
 
-EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh
+EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh \
+	gpu/cubature/cubature_probe.cuh
 CLEANFILES += gpu/cubature/cubature_kernel_src.h

@@ -1,0 +1,91 @@
+/*
+ * cubature_probe.cuh - the vertex probes of PAGANI on the GPU (rules/probe.h
+ * says what they are for), run after the evaluate kernel on the regions
+ * that this iteration could finish. Not compiled into the library:
+ * cuda_cubature.cu pastes this text after cubature_evaluate.cuh, so NVRTC
+ * compiles it per integrand with the integrand inlined.
+ */
+
+/*
+ * One warp per region, eight regions per 256-thread block. The warp reads
+ * the region's V and E; unless E <= probe_below or E <= probe_relative *
+ * |V| it leaves at once. Otherwise lane j takes probes j, j + 32, ...
+ * (2^n of them, points npoints + v in the rule's numbering), keeping the
+ * largest |f| and per axis the sum of +-|f| (+ on the upper side);
+ * butterfly shuffles combine the lanes (exact for the maximum; for the
+ * sums the same order on every run). When the probes saw more than the
+ * region's estimate and error by PAGANI_PROBE_RATIO, lane 0 raises E to
+ * volume * max |f(probe)| and sets the split axis to the one of the
+ * largest |sum|, as the CPU backend does. A NaN or infinite f counts as 0
+ * and is reported through *nonfinite like the evaluate kernel's.
+ */
+extern "C" __global__ void __launch_bounds__(256)
+pagani_cubature_probe(const double *__restrict__ lower,
+                      const short *__restrict__ level,
+                      const signed char *__restrict__ parent_axis,
+                      long long stride, long long count,
+                      pagani_eval_shape shape, double probe_below,
+                      double probe_relative, const void *params,
+                      const double *__restrict__ value,
+                      double *__restrict__ error,
+                      signed char *__restrict__ axis,
+                      unsigned long long *nonfinite)
+{
+#if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
+    const long long region = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    const int lane = threadIdx.x & 31;
+    if (region >= count) return;
+    const double v = value[region], e = error[region];
+    if (!(e <= probe_below || e <= probe_relative * fabs(v))) return;
+
+    const long long src = shape.implicit ? region >> 1 : region;
+    const int split = shape.implicit ? parent_axis[src] : -1;
+    double c[PAGANI_N], h[PAGANI_N], across[PAGANI_N], volume = 1.0, probe_max = 0.0;
+    bool reported = false;
+#pragma unroll
+    for (int d = 0; d < PAGANI_N; d++) {
+        double l = lower[d * stride + src], w;
+        pagani_gpu_child_box(d, split, (int)(region & 1), shape.widths.initial[d],
+                             level[d * stride + src], &l, &w);
+        h[d] = w;
+        c[d] = l + 0.5 * w;
+        volume *= w;
+        across[d] = 0.0;
+    }
+    for (int p = lane; p < shape.nprobes; p += 32) {
+        double xq[PAGANI_N], a;
+#pragma unroll
+        for (int d = 0; d < PAGANI_N; d++) xq[d] = pagani_probe_coordinate(p, d, c[d], h[d]);
+        a = pagani_integrand_device(xq, params);
+        if (!isfinite(a)) {
+            if (!reported) {
+                reported = true;
+                atomicMin(nonfinite, ((unsigned long long)region << 21) |
+                                         (unsigned long long)(shape.npoints + p));
+            }
+            a = 0.0;
+        }
+        a = fabs(a);
+        probe_max = fmax(probe_max, a);
+#pragma unroll
+        for (int d = 0; d < PAGANI_N; d++) across[d] += ((p >> d) & 1) ? a : -a;
+    }
+    probe_max = pagani_warp_max(probe_max);
+    if (!pagani_probe_missed(volume * probe_max, v, e)) return;
+    int k = 0;
+    double best = -1.0;
+#pragma unroll
+    for (int d = 0; d < PAGANI_N; d++) {
+        double sum = across[d];
+        for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+        if (fabs(sum) > best) {
+            best = fabs(sum);
+            k = d;
+        }
+    }
+    if (lane == 0) {
+        error[region] = fmax(e, volume * probe_max);
+        axis[region] = (signed char)k;
+    }
+#endif
+}
