@@ -14,17 +14,17 @@
  * its value that way, a jump 1.5e-4 past x = 0.0625 lost 3e-3.
  *
  * Probes are f at the 2^n points c_d +- (1/2 - PAGANI_PROBE_INSET) h_d,
- * next to the region's vertices, where no rule point lies. When volume *
- * max |f(probe)| exceeds PAGANI_PROBE_RATIO times the larger of the
- * region's |V| and E, the rule has missed what the probes saw: the
+ * next to the region's vertices, where no rule point lies. When the
+ * largest |f| at a probe exceeds PAGANI_PROBE_RATIO times the largest |f|
+ * at the rule's points, the rule has missed what the probes saw: the
  * region's error becomes at least volume * max |f(probe)| (all that the
  * missed feature could hold), and the region is split along the axis
  * across which the probes differ most, |sum over probes of +-|f||, + on
  * the upper side of the axis, so that refinement brings rule points onto
  * the feature. A region whose rule resolves f does not vary by a factor
- * PAGANI_PROBE_RATIO between its mean and its vertices, so its estimate
- * is untouched; nor is a region where f is negligible everywhere (its
- * error stays negligible).
+ * PAGANI_PROBE_RATIO between its corner set and its vertices, so its
+ * estimate is untouched; nor is a region where f is negligible everywhere
+ * (its error stays negligible).
  *
  * Only the regions that an iteration could finish are probed (the
  * driver's bounds on E), and only in 2 <= n <= PAGANI_PROBE_MAX_DIM:
@@ -35,7 +35,6 @@
 #ifndef PAGANI_PROBE_H
 #define PAGANI_PROBE_H
 
-#include <math.h>
 #include "hostdevice.h" /* PAGANI_HD */
 
 #define PAGANI_PROBE_INSET 1e-3
@@ -56,12 +55,11 @@ PAGANI_HD double pagani_probe_coordinate(int v, int d, double c, double h)
     return ((v >> d) & 1) ? c + half * h : c - half * h;
 }
 
-/* Whether the probes saw what the rule did not: probe_content is volume
- * * max |f(probe)|, value and error the region's V and E. */
-PAGANI_HD int pagani_probe_missed(double probe_content, double value,
-                                  double error)
+/* Whether the probes saw what the rule's points did not: the largest |f|
+ * at the probes and at the rule's points. */
+PAGANI_HD int pagani_probe_missed(double probe_max, double rule_max)
 {
-    return probe_content > PAGANI_PROBE_RATIO * fmax(fabs(value), error);
+    return probe_max > PAGANI_PROBE_RATIO * rule_max;
 }
 
 #endif /* PAGANI_PROBE_H */

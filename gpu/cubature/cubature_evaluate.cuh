@@ -51,7 +51,8 @@ __device__ __forceinline__ double pagani_warp_max(double v)
  * the region in parallel: its lanes take the null-rule terms (k, s) and
  * the axes d, warp maxima combine them (maxima are exact, so the result is
  * the serial one), and lane 0 writes the value V, raw error E and split
- * axis K. A NaN or infinite f counts as 0 and its (region, point) goes to
+ * axis K, and the largest |f| at its points (as a float, for the probe
+ * kernel). A NaN or infinite f counts as 0 and its (region, point) goes to
  * *nonfinite, the smallest key kept (atomicMin on region << 21 | point), so
  * the report is deterministic.
  */
@@ -67,7 +68,8 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                          double *__restrict__ value,
                          double *__restrict__ error,
                          signed char *__restrict__ axis,
-                         unsigned long long *nonfinite)
+                         unsigned long long *nonfinite,
+                         float *__restrict__ rule_max)
 {
     extern __shared__ double pagani_smem[];
     const int tpr = shape.tpr;
@@ -78,13 +80,13 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     const int nfd = 4 * PAGANI_N + 1;
     double *weights = pagani_smem;
     double *fd = pagani_smem + nw5 + group * nfd;
-    double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 5;
+    double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 6;
     const long long region = (long long)blockIdx.x * groups + group;
     const bool live = region < count;
     const long long src = shape.implicit ? region >> 1 : region;
     const int side = (int)(region & 1);
     double c[PAGANI_N], h[PAGANI_N];
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, fmax_q = 0.0;
     int split = -1; /* the parent's split axis (implicit lists) */
 
     for (int t = threadIdx.x; t < nw5; t += blockDim.x)
@@ -130,6 +132,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                 }
                 fq = 0.0;
             }
+            fmax_q = fmax(fmax_q, fabs(fq));
             {
                 const double *w = weights + 5 * tuple;
                 s0 = fma(w[0], fq, s0);
@@ -151,25 +154,29 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         s3 += __shfl_down_sync(0xffffffffu, s3, off);
         s4 += __shfl_down_sync(0xffffffffu, s4, off);
     }
+    fmax_q = pagani_warp_max(fmax_q);
     if ((lane & 31) == 0) {
-        double *slot = partial + (lane >> 5) * 5;
+        double *slot = partial + (lane >> 5) * 6;
         slot[0] = s0;
         slot[1] = s1;
         slot[2] = s2;
         slot[3] = s3;
         slot[4] = s4;
+        slot[5] = fmax_q;
     }
     __syncthreads();
     if (!live || lane >= 32) return;
 
     /* The group's first warp: the five sums, the same in every lane. */
     double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, r4 = 0.0, volume = 1.0, e;
+    fmax_q = 0.0;
     for (int w = 0; w < tpr / 32; w++) {
-        r0 += partial[w * 5 + 0];
-        r1 += partial[w * 5 + 1];
-        r2 += partial[w * 5 + 2];
-        r3 += partial[w * 5 + 3];
-        r4 += partial[w * 5 + 4];
+        r0 += partial[w * 6 + 0];
+        r1 += partial[w * 6 + 1];
+        r2 += partial[w * 6 + 2];
+        r3 += partial[w * 6 + 3];
+        r4 += partial[w * 6 + 4];
+        fmax_q = fmax(fmax_q, partial[w * 6 + 5]);
     }
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) volume *= h[d];
@@ -214,5 +221,6 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         value[region] = volume * r0;
         error[region] = e;
         axis[region] = (signed char)k;
+        rule_max[region] = (float)fmax_q;
     }
 }

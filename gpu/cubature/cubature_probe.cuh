@@ -14,7 +14,8 @@
  * largest |f| and per axis the sum of +-|f| (+ on the upper side);
  * butterfly shuffles combine the lanes (exact for the maximum; for the
  * sums the same order on every run). When the probes saw more than the
- * region's estimate and error by PAGANI_PROBE_RATIO, lane 0 raises E to
+ * rule's points (rule_max, from the evaluate kernel) by
+ * PAGANI_PROBE_RATIO, lane 0 raises E to
  * volume * max |f(probe)| and sets the split axis to the one of the
  * largest |sum|, as the CPU backend does. A NaN or infinite f counts as 0
  * and is reported through *nonfinite like the evaluate kernel's.
@@ -27,6 +28,7 @@ pagani_cubature_probe(const double *__restrict__ lower,
                       pagani_eval_shape shape, double probe_below,
                       double probe_relative, const void *params,
                       const double *__restrict__ value,
+                      const float *__restrict__ rule_max,
                       double *__restrict__ error,
                       signed char *__restrict__ axis,
                       unsigned long long *nonfinite)
@@ -71,7 +73,7 @@ pagani_cubature_probe(const double *__restrict__ lower,
         for (int d = 0; d < PAGANI_N; d++) across[d] += ((p >> d) & 1) ? a : -a;
     }
     probe_max = pagani_warp_max(probe_max);
-    if (!pagani_probe_missed(volume * probe_max, v, e)) return;
+    if (!pagani_probe_missed(probe_max, (double)rule_max[region])) return;
     int k = 0;
     double best = -1.0;
 #pragma unroll

@@ -732,17 +732,22 @@ static int cu_evaluate(void *state, long long count, double probe_below, double 
     shape.tpr = tpr;
     shape.implicit = c->implicit;
     shape.widths = c->widths;
+    /* The rule's largest |f| per region waits in the scan buffer for the
+     * probe kernel (filter_split's scan comes later). */
+    float *rule_max = (float *)c->scan;
+
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
-                               (size_t)groups * (tpr / 32) * 5);
+                               (size_t)groups * (tpr / 32) * 6);
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &dense, &tuples, &consts,
-                    &shape, &params, &c->value, &c->error, &c->axis, &c->nonfinite};
+                    &shape, &params, &c->value, &c->error, &c->axis, &c->nonfinite,
+                    &rule_max};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
     if (shape.nprobes > 0 && (probe_below >= 0.0 || probe_relative > 0.0)) {
         void *probe_args[] = {&lower, &level, &parent_axis, &stride, &count, &shape,
                               &probe_below, &probe_relative, &params, &c->value,
-                              &c->error, &c->axis, &c->nonfinite};
+                              &rule_max, &c->error, &c->axis, &c->nonfinite};
         CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->probe,
                                            dim3((unsigned)((count + PROBE_REGIONS - 1) /
                                                            PROBE_REGIONS)),

@@ -139,12 +139,13 @@ static double f_at(const cpu_cubature *c, long long p, const double *lo,
     return 0.0;
 }
 
-/* The probes of region i (probe.h): when they see more than its V and E
- * allow, raises its error to what they saw and splits it across the axis
- * where they differ most. scratch: 2n doubles. */
+/* The probes of region i (probe.h): when they see more than the rule's
+ * largest |f|, rule_max, allows, raises the region's error to what they
+ * saw and splits it across the axis where they differ most. scratch: 2n
+ * doubles. */
 static void check_probes(cpu_cubature *c, long long i, const double *lo,
-                         const double *w, double volume, double *scratch,
-                         int *first_bad)
+                         const double *w, double volume, double rule_max,
+                         double *scratch, int *first_bad)
 {
     const int n = c->n;
     double *x = scratch, *side = x + n, probe_max = 0.0;
@@ -156,7 +157,7 @@ static void check_probes(cpu_cubature *c, long long i, const double *lo,
         if (a > probe_max) probe_max = a;
         for (int d = 0; d < n; d++) side[d] += (v >> d & 1) ? a : -a;
     }
-    if (!pagani_probe_missed(volume * probe_max, c->value[i], c->error[i])) return;
+    if (!pagani_probe_missed(probe_max, rule_max)) return;
     for (int d = 1; d < n; d++)
         if (fabs(side[d]) > fabs(side[axis])) axis = d;
     c->error[i] = fmax(c->error[i], volume * probe_max);
@@ -171,7 +172,7 @@ static void evaluate_region(cpu_cubature *c, long long i, double probe_below,
     const pagani_rule *r = c->rule;
     const int n = c->n;
     double *lo = scratch, *w = lo + n, *x = w + n, *f_axis = x + n;
-    double sums[5] = {0, 0, 0, 0, 0}, volume = 1.0;
+    double sums[5] = {0, 0, 0, 0, 0}, volume = 1.0, rule_max = 0.0;
     int first_bad = -1;
     long long p;
 
@@ -181,12 +182,13 @@ static void evaluate_region(cpu_cubature *c, long long i, double probe_below,
         const double *wk = p < r->nexplicit ? r->weights + 5 * p : r->corner_weights;
         double fx = f_at(c, p, lo, w, x, &first_bad);
         if (p <= 4 * n && p < r->nexplicit) f_axis[p] = fx;
+        if (fabs(fx) > rule_max) rule_max = fabs(fx);
         for (int k = 0; k < 5; k++) sums[k] += wk[k] * fx;
     }
     pagani_rule_estimate(r, sums, volume, &c->value[i], &c->error[i]);
     c->axis[i] = pagani_rule_split_axis(r, f_axis, w);
     if (c->error[i] <= probe_below || c->error[i] <= probe_relative * fabs(c->value[i]))
-        check_probes(c, i, lo, w, volume, x, &first_bad);
+        check_probes(c, i, lo, w, volume, rule_max, x, &first_bad);
     c->bad_point[i] = first_bad;
 }
 
