@@ -416,6 +416,18 @@ static void check_named_genz(pagani_context *ctx)
                          &t);
     }
     genz_tally_free(&t);
+    {   /* PAGANI_FLAG_NO_PROBES: only the rule's points are evaluated */
+        pagani_result r;
+        int rc = integrate(ctx, 5, genz_function, &g, sizeof g, 1e-3,
+                           PAGANI_FLAG_NO_PROBES, NAMED_CAP, &r);
+        tap_ok(rc == PAGANI_OK && r.evaluations == r.regions * 273,
+               "(b) with PAGANI_FLAG_NO_PROBES: %lld evaluations for %lld "
+               "regions of 273 points (no probes)", r.evaluations, r.regions);
+        rc = integrate(ctx, 5, genz_function, &g, sizeof g, 1e-3, 0, NAMED_CAP, &r);
+        tap_ok(rc == PAGANI_OK && r.evaluations > r.regions * 273,
+               "(b) with probes: %lld evaluations for %lld regions of 273 "
+               "points (and probes)", r.evaluations, r.regions);
+    }
 }
 
 /* The indicator of the ball of radius 1/2 about the cube's centre. */

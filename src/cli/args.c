@@ -21,7 +21,7 @@
 enum {
     OPT_LOWER = 256, OPT_UPPER, OPT_BOUNDS, OPT_EPSREL, OPT_EPSABS,
     OPT_METHOD, OPT_BACKEND, OPT_RULE, OPT_MAX_EVALS, OPT_MAX_ITERATIONS,
-    OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_SEED, OPT_CALLS,
+    OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED, OPT_CALLS,
     OPT_PROGRESS, OPT_JSON
 };
 
@@ -40,6 +40,7 @@ static const struct option long_options[] = {
     {"threads",         required_argument, NULL, OPT_THREADS},
     {"memory",          required_argument, NULL, OPT_MEMORY},
     {"no-relerr-filter", no_argument,      NULL, OPT_NO_RELERR_FILTER},
+    {"no-probes",        no_argument,      NULL, OPT_NO_PROBES},
     {"seed",            required_argument, NULL, OPT_SEED},
     {"params",          required_argument, NULL, 'p'},
     {"calls",           required_argument, NULL, OPT_CALLS},
@@ -346,6 +347,7 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
         return parse_count(option, arg, 0, INT_MAX, &a->threads);
     case OPT_MEMORY: return parse_bytes(option, arg, &a->memory);
     case OPT_NO_RELERR_FILTER: a->no_relerr_filter = 1; return 0;
+    case OPT_NO_PROBES: a->no_probes = 1; return 0;
     case OPT_SEED:
         a->seed_set = 1;
         return parse_seed(option, arg, &a->seed);

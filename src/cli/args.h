@@ -53,6 +53,7 @@ typedef struct cli_args {
     int seed_set;
     unsigned long long seed;
     int no_relerr_filter;
+    int no_probes;
     int progress;             /* --progress */
     int json;                 /* --json */
 } cli_args;

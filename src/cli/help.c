@@ -46,6 +46,9 @@ static const char *const help_text[] = {
 "                         for n=3, 9 above; n=1 uses Gauss-Kronrod 7/15)\n"
 "      --no-relerr-filter never finish cubature regions by relative error\n"
 "                         (use for integrands that change sign)\n"
+"      --no-probes        do not probe cubature regions next to their\n"
+"                         vertices before finishing them (faster, but a\n"
+"                         peak or jump the rule cannot see may be missed)\n"
 "      --calls N          Vegas samples per iteration (default 1e6)\n"
 "      --seed N           Monte Carlo seed (default 1)\n"
 "\n",

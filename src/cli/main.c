@@ -145,6 +145,7 @@ static pagani_options make_options(const cli_args *a)
     if (a->calls > 0.0) o.vegas_calls = a->calls;
     if (a->seed_set) o.seed = a->seed;
     if (a->no_relerr_filter) o.flags |= PAGANI_FLAG_NO_RELERR_FILTER;
+    if (a->no_probes) o.flags |= PAGANI_FLAG_NO_PROBES;
     o.progress = on_iteration;
     o.progress_data = (void *)a;
     return o;

@@ -245,7 +245,8 @@ static int choose_threshold(pagani_context *ctx, const run *r, const cubature_su
     if (!settled && s->active <= pr.max_kept) return PAGANI_OK;
 
     rc = pagani_threshold_search(ops, ctx->backend_state, &pr, threshold, finished);
-    if (rc == PAGANI_OK && *threshold > probe_below(r, opt)) {
+    if (rc == PAGANI_OK && !(opt->flags & PAGANI_FLAG_NO_PROBES) &&
+        *threshold > probe_below(r, opt)) {
         /* Past what the evaluation probed: finish only what it did. */
         *threshold = probe_below(r, opt);
         rc = ops->threshold_stats(ctx->backend_state, r->count, *threshold, finished);
@@ -273,6 +274,9 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     cubature_job job;
     run r = {0, 0, 0.0, 0.0, 0.0, 0.0, NAN, NAN, NAN, 0};
     int parts = initial_parts(n, opt->initial_splits);
+    /* f's calls per region: the rule's points and, unless turned off, its
+     * probes (counted for every region, probed or not: an upper bound). */
+    long long points;
     int rc;
 
     if (!f->function && !f->device_module[PAGANI_CUBATURE])
@@ -287,6 +291,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
                            "needs n = 3, degree 13 needs n = 2)",
                            opt->rule_degree, n);
 
+    points = rule->npoints + (opt->flags & PAGANI_FLAG_NO_PROBES ? 0 : rule->nprobes);
     r.capacity = region_capacity(ctx, n);
     /* compared as a double first: 64^20 overflows a long long */
     if (pow(parts, n) > (double)(r.capacity / 2)) {
@@ -313,8 +318,11 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         pagani_status status = PAGANI_CONVERGED;
         int stop, overflow;
 
-        rc = ops->evaluate(ctx->backend_state, r.count, probe_below(&r, opt),
-                           relerr_filter ? RELERR_SHARE * opt->epsrel : 0.0);
+        if (opt->flags & PAGANI_FLAG_NO_PROBES)
+            rc = ops->evaluate(ctx->backend_state, r.count, -1.0, 0.0);
+        else
+            rc = ops->evaluate(ctx->backend_state, r.count, probe_below(&r, opt),
+                               relerr_filter ? RELERR_SHARE * opt->epsrel : 0.0);
         if (rc != PAGANI_OK) break;
         /* Nothing is finished on the raw first-iteration errors either. */
         rc = classify_within_share(ctx, &r, relerr_filter && settled(&r), opt, &s);
@@ -334,7 +342,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         result->error = error;
         result->iterations = it + 1;
         result->regions += r.count;
-        result->evaluations += r.count * (rule->npoints + rule->nprobes);
+        result->evaluations += r.count * points;
         stop = opt->progress && opt->progress(it + 1, s.active, value, error,
                                               opt->progress_data);
         if (overflow) {
@@ -391,8 +399,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
             break;
         }
         if (opt->max_evaluations > 0 &&
-            result->evaluations +
-                    2 * (s.active - thr.count) * (rule->npoints + rule->nprobes) >
+            result->evaluations + 2 * (s.active - thr.count) * points >
                 opt->max_evaluations) {
             result->status = PAGANI_MAX_EVALUATIONS;
             break;
