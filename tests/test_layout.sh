@@ -12,6 +12,7 @@ if ! test -f "$top/src/api.c"; then
     exit 0
 fi
 cd "$top" || exit 99
+. tests/tap.sh
 
 # The module of a file (a path from the top of the tree).
 module() {
@@ -60,8 +61,6 @@ resolve() {
     esac
 }
 
-count=0
-failed=0
 for file in $(find src gpu rules -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     from=$(module "$file")
     bad=""
@@ -77,13 +76,7 @@ for file in $(find src gpu rules -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh'
         *) bad="$bad $inc ($to)" ;;
         esac
     done
-    count=$((count + 1))
-    if [ -z "$bad" ]; then
-        echo "ok $count - $file ($from) includes only what it may"
-    else
-        failed=$((failed + 1))
-        echo "not ok $count - $file ($from) includes:$bad"
-    fi
+    [ -z "$bad" ]
+    ok $? "$file ($from) includes only what it may${bad:+:$bad}"
 done
-echo "1..$count"
-[ "$failed" -eq 0 ]
+tap_end
