@@ -168,10 +168,13 @@ static double classification_share(double value, double error, const pagani_opti
            target_of(fmax(fabs(value) - error, 0.0), opt);
 }
 
+/* The error below which a region is negligible; -1 on the first
+ * iteration, whose raw errors finish nothing (not even E = 0: f = 0 must
+ * reach the two-level estimate to converge). */
 static double negligible_error(const run *r, const pagani_options *opt)
 {
     double left;
-    if (isnan(r->previous_value)) return 0.0;
+    if (isnan(r->previous_value)) return -1.0;
     left = classification_share(r->previous_value, r->previous_error, opt) -
            r->classified_error;
     return left > 0 ? 0.5 * left / (double)r->count : 0.0;
@@ -380,13 +383,9 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
         }
         if (s.active == 0) {
             /* Every region was finished, yet the target is not met: the
-             * estimate moved after the shares were spent, or this is the
-             * first iteration, whose errors (all 0 for f = 0) cannot stop
-             * a run. Split them all again rather than give up (E stays
-             * two-level refined); on the first iteration those with E = 0
-             * too (a negligible of -1 keeps every region). */
-            rc = ops->classify(ctx->backend_state, r.count, 0, 0, 0.0, it == 0 ? -1.0 : 0.0,
-                               &s);
+             * estimate moved after the shares were spent. Split them all
+             * again rather than give up (E stays two-level refined). */
+            rc = ops->classify(ctx->backend_state, r.count, 0, 0, 0.0, 0.0, &s);
             if (rc != PAGANI_OK) break;
             threshold = -1.0;
             if (s.active > r.capacity / 2) {
