@@ -183,11 +183,10 @@ static double negligible_error(const run *r, const pagani_options *opt)
 /* The regions this iteration's evaluation probes (rules/probe.h): every
  * one that classification or a threshold could finish, E at most the
  * target of twice the last estimate's reach (shares of the target finish
- * regions, and the estimate seldom grows that much in one iteration: a
- * threshold above it is lowered, see choose_threshold), or by relative
- * error. None on the first iteration, which finishes nothing. Only regions
- * finished because memory runs out may go unprobed; their error stays in
- * the total. */
+ * regions, and the estimate seldom grows that much in one iteration; the
+ * threshold search stays below it), or by relative error. None on the
+ * first iteration, which finishes nothing. Only regions finished because
+ * memory runs out may go unprobed; their error stays in the total. */
 static double probe_below(const run *r, const pagani_options *opt)
 {
     if (isnan(r->previous_value)) return -1.0;
@@ -242,18 +241,13 @@ static int choose_threshold(pagani_context *ctx, const run *r, const cubature_su
      * iteration and can overspend the target; this one cannot. */
     pr.budget = THRESHOLD_SHARE * target - r->threshold_error;
     pr.max_kept = r->capacity / 2;
+    pr.max_threshold = opt->flags & PAGANI_FLAG_NO_PROBES ? INFINITY : probe_below(r, opt);
     *threshold = -1.0;
     finished->count = 0;
     finished->value = finished->error = 0.0;
     if (!settled && s->active <= pr.max_kept) return PAGANI_OK;
 
     rc = pagani_threshold_search(ops, ctx->backend_state, &pr, threshold, finished);
-    if (rc == PAGANI_OK && !(opt->flags & PAGANI_FLAG_NO_PROBES) &&
-        *threshold > probe_below(r, opt)) {
-        /* Past what the evaluation probed: finish only what it did. */
-        *threshold = probe_below(r, opt);
-        rc = ops->threshold_stats(ctx->backend_state, r->count, *threshold, finished);
-    }
     if (rc != PAGANI_OK || *threshold >= 0 || s->active <= pr.max_kept) return rc;
     /* Memory decides: finish the smallest errors until the rest fits. The
      * error they carry stays in the total, so nothing is claimed falsely. */

@@ -5,6 +5,7 @@
  * regions finished) and an accuracy requirement (their error within a share
  * of the error budget). Each candidate costs one threshold_stats call.
  */
+#include <math.h>
 #include "cubature/threshold_search.h"
 
 #define MAX_ATTEMPTS 40
@@ -15,13 +16,13 @@ int pagani_threshold_search(const cubature_ops *ops, void *state,
                             double *threshold, threshold_stats *stats)
 {
     const cubature_sums *s = &pr->sums;
-    double lo = s->min_error, hi = s->max_error;
-    double t = s->active > 0 ? s->active_error / (double)s->active : 0.0;
+    double lo = s->min_error, hi = fmin(s->max_error, pr->max_threshold);
+    double t = fmin(s->active > 0 ? s->active_error / (double)s->active : 0.0, hi);
     double share = 0.25;
     int direction = 0, changes = 0;
 
     *threshold = -1.0;
-    if (s->active == 0 || pr->budget <= 0) return PAGANI_OK;
+    if (s->active == 0 || pr->budget <= 0 || hi < lo) return PAGANI_OK;
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         threshold_stats st;
         long long finished;

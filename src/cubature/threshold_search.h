@@ -1,9 +1,9 @@
 /*
- * cubature.h - private to the PAGANI driver: the threshold search of the
- * paper's Algorithm 3, kept in its own file.
+ * threshold_search.h - private to the PAGANI driver: the threshold search
+ * of the paper's Algorithm 3, kept in its own file.
  */
-#ifndef PAGANI_CUBATURE_H
-#define PAGANI_CUBATURE_H
+#ifndef PAGANI_THRESHOLD_SEARCH_H
+#define PAGANI_THRESHOLD_SEARCH_H
 
 #include "backend.h"
 
@@ -13,13 +13,16 @@ typedef struct threshold_problem {
     cubature_sums sums;      /* their classify sums */
     double budget;           /* error the thresholds may still finish */
     long long max_kept;      /* most regions that may stay active (memory) */
+    double max_threshold;    /* the search's thresholds stay at or below it
+                                (the regions the evaluation probed) */
 } threshold_problem;
 
 /* Searches for a threshold t such that finishing the active regions with
  * E <= t finishes more than half of this iteration's regions (and keeps at
  * most max_kept) while the error it finishes stays within a share P of
  * the budget, P starting at 25% and rising 10 points per change of search
- * direction up to 95%. On success returns PAGANI_OK with *threshold >= 0
+ * direction up to 95%, and t <= max_threshold. On success returns
+ * PAGANI_OK with *threshold >= 0
  * and *stats of the regions it finishes; when no threshold qualifies,
  * *threshold = -1 (finish nothing more). */
 int pagani_threshold_search(const cubature_ops *ops, void *state,
@@ -32,4 +35,4 @@ int pagani_threshold_for_memory(const cubature_ops *ops, void *state,
                                 const threshold_problem *problem,
                                 double *threshold, threshold_stats *stats);
 
-#endif /* PAGANI_CUBATURE_H */
+#endif /* PAGANI_THRESHOLD_SEARCH_H */
