@@ -67,51 +67,60 @@ static int copy_params(pagani_integrand *f, const void *params,
     return PAGANI_OK;
 }
 
-/* Checks source for n coordinates before it compiles or runs: a literal
- * index of x outside 0..n-1 is PAGANI_ERR_COMPILE; when check_params, a
- * source that names p or params needs a block (of params_size bytes)
- * holding every literal p[k] it reads, else PAGANI_ERR_PARAMS. */
-static int check_source(pagani_context *ctx, const char *source, int n,
-                        size_t params_size, int check_params)
+/* Whether f's parameter block covers what its source reads (the facts
+ * its source scan left in f, so the check costs nothing per call):
+ * PAGANI_ERR_PARAMS, with the line, when the source names p or params and
+ * there is no block, or reads a literal p[K] outside it. */
+int pagani_integrand_check(pagani_context *ctx, const pagani_integrand *f)
 {
-    size_t count = param_doubles(params_size);
-    pagani_source_facts facts;
+    size_t count = param_doubles(f->params_size);
 
-    pagani_source_scan(source, n, count, &facts);
-    if (facts.bad_x_line)
-        return pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand:%d: x[%lld] "
-                           "is out of range: the integrand has n = %d "
-                           "coordinates, x[0] to x[%d]", facts.bad_x_line,
-                           facts.bad_x, n, n - 1);
-    if (!check_params || !facts.params_line) return PAGANI_OK;
-    if (params_size == 0)
+    if (!f->params_line) return PAGANI_OK;
+    if (f->params_size == 0)
         return pagani_fail(ctx, PAGANI_ERR_PARAMS, "integrand:%d: the "
                            "source reads the parameter block (p or params) "
                            "but the integrand has none: pass params and "
                            "params_size, or call "
-                           "pagani_integrand_set_params", facts.params_line);
-    if (facts.bad_p_line)
+                           "pagani_integrand_set_params", f->params_line);
+    if (f->p_line && (f->p_index < 0 || (unsigned long long)f->p_index >= count))
         return pagani_fail(ctx, PAGANI_ERR_PARAMS, "integrand:%d: p[%lld] "
                            "is outside the parameter block of %zu bytes "
-                           "(p[0] to p[%zu])", facts.bad_p_line, facts.bad_p,
-                           params_size, count - 1);
+                           "(p[0] to p[%zu])", f->p_line, f->p_index,
+                           f->params_size, count - 1);
     return PAGANI_OK;
 }
 
-int pagani_integrand_check(pagani_context *ctx, const pagani_integrand *f)
+/* Scans source before it compiles or runs: a literal index of x outside
+ * 0..n-1 is PAGANI_ERR_COMPILE; what it reads of the parameter block goes
+ * into facts, for pagani_integrand_check. */
+static int scan_source(pagani_context *ctx, const char *source, int n,
+                       pagani_source_facts *facts)
 {
-    if (!f->source) return PAGANI_OK;
-    return check_source(ctx, f->source, f->n, f->params_size, 1);
+    pagani_source_scan(source, n, facts);
+    if (facts->bad_x_line)
+        return pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand:%d: x[%lld] "
+                           "is out of range: the integrand has n = %d "
+                           "coordinates, x[0] to x[%d]", facts->bad_x_line,
+                           facts->bad_x, n, n - 1);
+    return PAGANI_OK;
 }
 
-/* A new integrand with its parameters and (when given) a copy of source. */
+/* A new integrand with its parameters and (when given) a copy of source,
+ * scanned. */
 static int make(pagani_context *ctx, int n, const char *source,
                 const void *params, size_t params_size, pagani_integrand **out)
 {
-    pagani_integrand *f = calloc(1, sizeof *f);
+    pagani_source_facts facts = {0};
+    pagani_integrand *f;
     int rc;
     *out = NULL;
-    if (!f) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
+    if (source && (rc = scan_source(ctx, source, n, &facts)) != PAGANI_OK)
+        return rc;
+    if (!(f = calloc(1, sizeof *f)))
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
+    f->params_line = facts.params_line;
+    f->p_line = facts.p_line;
+    f->p_index = facts.p_index;
     f->ctx = ctx;
     f->n = n;
     if (source && !(f->source = strdup(source))) {
@@ -180,11 +189,10 @@ int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
     pagani_integrand *g;
     int rc = validate(ctx, f, n, source != NULL, "source", params, params_size);
     if (rc != PAGANI_OK) return rc;
-    if ((rc = check_source(ctx, source, n, params_size, 1)) != PAGANI_OK)
-        return rc;
     if ((rc = make(ctx, n, source, params, params_size, &g)) != PAGANI_OK)
         return rc;
-    if (ctx->kind == PAGANI_BACKEND_CPU) rc = compile_host(g);
+    rc = pagani_integrand_check(ctx, g);
+    if (rc == PAGANI_OK && ctx->kind == PAGANI_BACKEND_CPU) rc = compile_host(g);
     return finish(rc, g, f);
 }
 
@@ -200,9 +208,6 @@ int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
                            cpu ? "neither a function nor source" :
                            "no source, which the CUDA backend needs");
     /* Its parameters come later: they are checked by pagani_integrate. */
-    if (def->source &&
-        (rc = check_source(ctx, def->source, n, 0, 0)) != PAGANI_OK)
-        return rc;
     if ((rc = make(ctx, n, def->source, NULL, 0, &g)) != PAGANI_OK)
         return rc;
     /* The host function is kept on every backend (it is the integrand's

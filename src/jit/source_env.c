@@ -123,8 +123,7 @@ static int literal_index(const char *s, long long *index)
 
 /* Records name (len bytes, on `line`, followed by `rest`) in facts. */
 static void note_name(const char *name, size_t len, const char *rest,
-                      int line, int n, size_t nparams,
-                      pagani_source_facts *facts)
+                      int line, int n, pagani_source_facts *facts)
 {
     long long k;
     int is_x = len == 1 && name[0] == 'x', is_p = len == 1 && name[0] == 'p';
@@ -138,15 +137,14 @@ static void note_name(const char *name, size_t len, const char *rest,
         facts->bad_x_line = line;
         facts->bad_x = k;
     }
-    if (is_p && (k < 0 || (unsigned long long)k >= nparams) &&
-        !facts->bad_p_line) {
-        facts->bad_p_line = line;
-        facts->bad_p = k;
+    if (is_p && (!facts->p_line || (facts->p_index >= 0 &&
+                                    (k < 0 || k > facts->p_index)))) {
+        facts->p_line = line;
+        facts->p_index = k;
     }
 }
 
-void pagani_source_scan(const char *source, int n, size_t nparams,
-                        pagani_source_facts *facts)
+void pagani_source_scan(const char *source, int n, pagani_source_facts *facts)
 {
     const char *s = source, *next;
     char last = ' ', before_last = ' '; /* the last two code characters */
@@ -164,8 +162,7 @@ void pagani_source_scan(const char *source, int n, size_t nparams,
                    ((*s == '+' || *s == '-') && strchr("eEpP", s[-1])))))
                 s++;
             if (!number && !member)
-                note_name(start, (size_t)(s - start), s, line, n, nparams,
-                          facts);
+                note_name(start, (size_t)(s - start), s, line, n, facts);
             before_last = last;
             last = s[-1];
         } else {
@@ -199,7 +196,7 @@ char *pagani_source_wrap(const char *source, int n,
     size_t len, total;
     char *unit, *end;
 
-    pagani_source_scan(source, n, 0, &facts);
+    pagani_source_scan(source, n, &facts);
     len = facts.is_body ? strlen(source) : expression_length(source);
     /* Each %d of n takes at most 11 characters. */
     total = sizeof cuda_head + sizeof host_head + sizeof constants +

@@ -41,16 +41,16 @@ typedef struct pagani_source_facts {
     int params_line;        /* first line that names p or params */
     int bad_x_line;         /* first x[K] with K outside 0..n-1 ... */
     long long bad_x;        /* ... and its K */
-    int bad_p_line;         /* first p[K] with K outside 0..nparams-1 ... */
-    long long bad_p;        /* ... and its K */
+    int p_line;             /* the literal p[K] that needs the largest
+                               block (the first negative K, if any) ... */
+    long long p_index;      /* ... and its K */
 } pagani_source_facts;
 
-/* Scans source for an integrand of n coordinates whose parameter block
- * holds nparams doubles. Only literal indices count (x[2], p [0x1]); a
- * member (s.p, s->x) is not the parameter block or the point. A local
- * variable named p or x counts as them: the scan does not parse C. */
-void pagani_source_scan(const char *source, int n, size_t nparams,
-                        pagani_source_facts *facts);
+/* Scans source for an integrand of n coordinates. Only literal indices
+ * count (x[2], p [0x1]); a member (s.p, s->x) is not the parameter block
+ * or the point. A local variable named p or x counts as them: the scan
+ * does not parse C. */
+void pagani_source_scan(const char *source, int n, pagani_source_facts *facts);
 
 /* Returns a malloc'd translation unit, or NULL when memory ran out. */
 char *pagani_source_wrap(const char *source, int n,
