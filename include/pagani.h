@@ -313,6 +313,49 @@ int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
                      const double *lower, const double *upper,
                      const pagani_options *options, pagani_result *result);
 
+/* ---- batches -------------------------------------------------------- */
+
+/* Integrates `count` integrals of one integrand in one call, each judged
+ * on its own: integral k (0 <= k < count) runs with the parameter block
+ * (const char *)params + k * params_size over the box lower + k *
+ * box_stride, upper + k * box_stride, and results[k] is its result.
+ *
+ *  - params: count blocks of params_size bytes each, one after the other;
+ *    with params_size 0 (params may then be NULL) every integral uses the
+ *    integrand's own block. Blocks are checked against the source as in
+ *    pagani_integrand_set_params (PAGANI_ERR_PARAMS).
+ *  - box_stride: 0 when every integral has the box lower/upper (n doubles
+ *    each), else the distance in doubles between consecutive boxes (at
+ *    least n); PAGANI_ERR_BOUNDS names the first bad box.
+ *  - The caller owns params, lower, upper and results; the library reads
+ *    the first three during the call only and writes results[0..count-1].
+ *
+ * results[k] equals what pagani_integrate returns for block k and box k
+ * with the same options (cubature: up to the order of floating-point sums
+ * on the GPU, see the README), with two differences: `seconds` is the
+ * whole batch's wall time, and the memory budget is shared. Cubature holds
+ * the regions of every integral in one list: while the list fits, nothing
+ * changes; when splitting would overflow it, each integral still running
+ * may keep its share of the budget (an equal share) and an integral that
+ * needs more ends with PAGANI_OUT_OF_CAPACITY, which says which suffered.
+ * With count > 1 the progress callback is called once per iteration of
+ * the batch with `size` the number of integrals still running and the
+ * estimate and error of the first of them; returning non-zero stops
+ * every integral still running (PAGANI_STOPPED). A batch of one is
+ * pagani_integrate in every respect, the callback's `size` included.
+ *
+ * Returns PAGANI_OK when every integral has a result. When the integrand
+ * returns NaN or infinity in some integral, the others still run to their
+ * end; that integral's result is value NaN, error +infinity, status
+ * PAGANI_NO_PROGRESS, and the call returns PAGANI_ERR_NONFINITE with the
+ * first such integral and point in pagani_context_message(). Any other
+ * error code leaves the results undefined. */
+int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
+                           const void *params, size_t params_size,
+                           const double *lower, const double *upper,
+                           size_t box_stride, const pagani_options *options,
+                           pagani_result *results);
+
 /* ---- names ---------------------------------------------------------- */
 
 const char *pagani_strerror(int code);

@@ -211,56 +211,140 @@ static pagani_method choose_method(int n)
 
 /* ---- integration ----------------------------------------------------- */
 
-int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
-                     const double *lower, const double *upper,
-                     const pagani_options *options, pagani_result *result)
+/* Runs the batch on the method the options choose; fills the results'
+ * method, backend and time. */
+static int run_batch(pagani_context *ctx, pagani_integrand *f,
+                     const pagani_batch *batch, const pagani_options *options,
+                     pagani_result *results)
 {
-    pagani_options opt;
-    double start;
+    pagani_options opt = options ? *options : pagani_options_default(PAGANI_AUTO);
+    double start, seconds;
     int rc;
 
-    if (!ctx) return PAGANI_ERR_NULL_POINTER;
-    pagani_clear_message(ctx);
-    if (!f || !lower || !upper || !result)
-        return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER,
-                           "pagani_integrate: %s is NULL",
+    if ((rc = check_options(ctx, &opt)) != PAGANI_OK) return rc;
+    for (int k = 0; k < batch->count; k++) {
+        rc = check_bounds(ctx, f->n, pagani_batch_lower(batch, k),
+                          pagani_batch_upper(batch, k));
+        if (rc != PAGANI_OK) {
+            if (batch->count > 1)
+                pagani_fail(ctx, rc, "integral %d: %s", k, pagani_context_message(ctx));
+            return rc;
+        }
+    }
+    if (opt.method == PAGANI_AUTO) opt.method = choose_method(f->n);
+    if (opt.method == PAGANI_CUBATURE && f->n > PAGANI_MAX_CUBATURE_DIM)
+        return pagani_fail(ctx, PAGANI_ERR_DIMENSION,
+                           "cubature supports 1 <= n <= %d, got n = %d",
+                           PAGANI_MAX_CUBATURE_DIM, f->n);
+
+    memset(results, 0, (size_t)batch->count * sizeof *results);
+    start = pagani_now();
+    switch (opt.method) {
+    case PAGANI_CUBATURE:
+        rc = pagani_cubature_integrate(ctx, f, batch, &opt, results);
+        break;
+    case PAGANI_VEGAS:
+        rc = pagani_vegas_integrate(ctx, f, batch, &opt, results);
+        break;
+    default:
+        rc = pagani_qmc_integrate(ctx, f, batch, &opt, results);
+        break;
+    }
+    seconds = pagani_now() - start;
+    for (int k = 0; k < batch->count; k++) {
+        results[k].method = opt.method;
+        results[k].backend = ctx->kind;
+        results[k].seconds = seconds;
+    }
+    return rc;
+}
+
+/* The checks every integration starts with. */
+static int check_call(pagani_context *ctx, const char *entry, pagani_integrand *f,
+                      const double *lower, const double *upper, const void *results)
+{
+    if (!f || !lower || !upper || !results)
+        return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER, "%s: %s is NULL", entry,
                            !f ? "the integrand" : !lower ? "lower" :
                            !upper ? "upper" : "result");
     if (f->ctx != ctx)
         return pagani_fail(ctx, PAGANI_ERR_CONTEXT_MISMATCH,
                            "the integrand was created by another context");
-    if ((rc = pagani_integrand_check(ctx, f)) != PAGANI_OK) return rc;
     if (!ctx->backend)
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
                            "this context has no usable backend");
-    opt = options ? *options : pagani_options_default(PAGANI_AUTO);
-    if ((rc = check_options(ctx, &opt)) != PAGANI_OK) return rc;
-    if ((rc = check_bounds(ctx, f->n, lower, upper)) != PAGANI_OK) return rc;
-    if (opt.method == PAGANI_AUTO) opt.method = choose_method(f->n);
+    return PAGANI_OK;
+}
 
-    memset(result, 0, sizeof *result);
-    start = pagani_now();
-    switch (opt.method) {
-    case PAGANI_CUBATURE:
-        if (f->n > PAGANI_MAX_CUBATURE_DIM)
-            return pagani_fail(ctx, PAGANI_ERR_DIMENSION,
-                               "cubature supports 1 <= n <= %d, got n = %d",
-                               PAGANI_MAX_CUBATURE_DIM, f->n);
-        rc = pagani_cubature_integrate(ctx, f, lower, upper, &opt, result);
-        break;
-    case PAGANI_VEGAS:
-        rc = pagani_vegas_integrate(ctx, f, lower, upper, &opt, result);
-        break;
-    case PAGANI_QMC:
-        rc = pagani_qmc_integrate(ctx, f, lower, upper, &opt, result);
-        break;
-    default:
+int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
+                     const double *lower, const double *upper,
+                     const pagani_options *options, pagani_result *result)
+{
+    pagani_batch one;
+    int rc;
+
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    if ((rc = check_call(ctx, "pagani_integrate", f, lower, upper, result)) != PAGANI_OK)
+        return rc;
+    if ((rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK) return rc;
+    one.count = 1;
+    one.params = f->params;
+    one.params_stride = pagani_params_padded(f->params_size);
+    one.lower = lower;
+    one.upper = upper;
+    one.box_stride = 0;
+    return run_batch(ctx, f, &one, options, result);
+}
+
+int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
+                           const void *params, size_t params_size,
+                           const double *lower, const double *upper,
+                           size_t box_stride, const pagani_options *options,
+                           pagani_result *results)
+{
+    pagani_batch batch;
+    void *padded = NULL;
+    int rc;
+
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    if ((rc = check_call(ctx, "pagani_integrate_batch", f, lower, upper, results)) !=
+        PAGANI_OK)
+        return rc;
+    if (count < 1)
         return pagani_fail(ctx, PAGANI_ERR_OPTION,
-                           "method %s is not available in this build",
-                           pagani_method_name(opt.method));
+                           "pagani_integrate_batch: count must be >= 1, got %d", count);
+    if (params_size > 0 && !params)
+        return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER,
+                           "pagani_integrate_batch: params is NULL but "
+                           "params_size is %zu", params_size);
+    if (box_stride != 0 && box_stride < (size_t)f->n)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "pagani_integrate_batch: box_stride must be 0 or "
+                           ">= n = %d, got %zu", f->n, box_stride);
+    batch.count = count;
+    batch.lower = lower;
+    batch.upper = upper;
+    batch.box_stride = box_stride;
+    if (params_size == 0) {
+        if ((rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK) return rc;
+        batch.params = f->params;
+        batch.params_stride = 0;
+    } else {
+        size_t stride = pagani_params_padded(params_size);
+        if ((rc = pagani_params_check(ctx, f, params_size)) != PAGANI_OK) return rc;
+        if (stride > ((size_t)-1) / (size_t)count ||
+            !(padded = calloc((size_t)count, stride)))
+            return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "pagani_integrate_batch: "
+                               "%d parameter blocks of %zu bytes", count, params_size);
+        for (int k = 0; k < count; k++)
+            memcpy((char *)padded + (size_t)k * stride,
+                   (const char *)params + (size_t)k * params_size, params_size);
+        batch.params = padded;
+        batch.params_stride = stride;
     }
-    result->method = opt.method;
-    result->backend = ctx->kind;
-    result->seconds = pagani_now() - start;
+    rc = run_batch(ctx, f, &batch, options, results);
+    free(padded);
     return rc;
 }

@@ -19,16 +19,26 @@ struct pagani_integrand;
 struct vegas_ops;
 struct qmc_ops;
 
-/* What one cubature run needs set up: sizes are fixed for the whole run. */
+/* What one cubature run needs set up: sizes are fixed for the whole run.
+ * The list holds the regions of `integrals` integrals (a batch; 1 for
+ * pagani_integrate) of one integrand, integral by integral: those of
+ * integral k follow those of k - 1, and every operation keeps that order
+ * (the children of a region stay in its integral's stretch). */
 typedef struct cubature_job {
     const struct pagani_integrand *integrand;
     const pagani_rule *rule;
     int n;
     long long capacity;   /* most regions held at once (one buffer) */
+    int integrals;        /* K >= 1 */
+    const void *params;   /* K parameter blocks params_stride bytes apart
+                             (zero-padded doubles; the driver owns them for
+                             the run); NULL when f has none */
+    size_t params_stride; /* a multiple of 8 */
 } cubature_job;
 
-/* Sums over the regions of one iteration, returned by classify. "Active"
- * regions are those the relative-error test did not finish. */
+/* Sums over the regions of one integral in one iteration, returned by
+ * classify. "Active" regions are those the relative-error test did not
+ * finish. */
 typedef struct cubature_sums {
     double value;          /* sum of V */
     double error;          /* sum of E (two-level) */
@@ -37,11 +47,22 @@ typedef struct cubature_sums {
     long long active;      /* number of active regions */
     double min_error;      /* min of E over active regions (0 if none) */
     double max_error;      /* max of E over active regions (0 if none) */
-    long long nonfinite_region; /* first region with a NaN/Inf value, or -1 */
+    long long nonfinite_region; /* first region (index in the whole list)
+                                   with a NaN/Inf value, or -1 */
     int nonfinite_point;        /* its first such rule point */
 } cubature_sums;
 
-/* Over the active regions with E <= threshold: how many, and their sums. */
+/* How classify treats one integral's regions. */
+typedef struct classify_request {
+    int classify;          /* 0: leave its regions and its sums alone */
+    int has_parents;       /* apply the two-level error first */
+    int relerr_filter;     /* finish regions with E <= epsrel * |V| */
+    double epsrel;
+    double negligible;     /* finish regions with E <= negligible */
+} classify_request;
+
+/* Over one integral's active regions with E <= threshold: how many, and
+ * their sums. */
 typedef struct threshold_stats {
     long long count;
     double value;
@@ -50,34 +71,41 @@ typedef struct threshold_stats {
 
 /* Bulk operations of PAGANI (DESIGN.md section 5). Regions live in the
  * backend as SoA: lower[d*capacity + i], width[d*capacity + i]; after a
- * split the children of active region j sit at 2j and 2j+1. */
+ * split the children of the j-th kept region sit at 2j and 2j+1. Arrays
+ * named per integral have job->integrals entries. Every sum over an
+ * integral's regions is formed in an order that depends on its own
+ * regions only, never on the other integrals of the list. */
 typedef struct cubature_ops {
     /* Allocates (once, or when a larger job comes) and binds the job. */
     int (*setup)(void *state, const cubature_job *job);
-    /* Copies `count` regions from host SoA arrays (stride count). */
+    /* Copies the first regions from host SoA arrays (stride: the total of
+     * counts): counts[k] of them belong to integral k. */
     int (*load)(void *state, const double *lower, const double *width,
-                long long count);
+                const long long *counts);
     /* Evaluates every region: V, raw E and split axis K; then probes
-     * (rules/probe.h) the regions with E <= probe_below or E <=
-     * probe_relative * |V|, those that could be finished this iteration
-     * (probe_below < 0 and probe_relative 0: none). */
-    int (*evaluate)(void *state, long long count, double probe_below,
-                    double probe_relative);
-    /* Two-level error (when has_parents), then classification: a region
-     * stays active iff E > negligible and, when relerr_filter, also
-     * E > epsrel*|V|; with the sums. */
-    int (*classify)(void *state, long long count, int has_parents,
-                    int relerr_filter, double epsrel, double negligible,
+     * (rules/probe.h) the regions of integral k with E <= probe_below[k]
+     * or E <= probe_relative[k] * |V|, those that could be finished this
+     * iteration (probe_below[k] < 0 and probe_relative[k] 0: none). */
+    int (*evaluate)(void *state, const double *probe_below,
+                    const double *probe_relative);
+    /* For each integral k with requests[k].classify: the two-level error
+     * (when has_parents), then classification: a region stays active iff
+     * E > negligible and, when relerr_filter, also E > epsrel*|V|; its
+     * sums in sums[k]. Other integrals' flags and sums stay as they are. */
+    int (*classify)(void *state, const classify_request *requests,
                     cubature_sums *sums);
-    /* Statistics of the active regions under one candidate threshold. */
-    int (*threshold_stats)(void *state, long long count, double threshold,
+    /* Statistics of integral k's active regions under one threshold. */
+    int (*threshold_stats)(void *state, int integral, double threshold,
                            threshold_stats *stats);
-    /* Keeps the active regions with E > threshold (threshold < 0 keeps all
-     * active), writes their children into the other buffer along K and
-     * remembers each parent's V for the next two-level error. */
-    int (*filter_split)(void *state, long long count, double threshold,
-                        long long *new_count);
-    /* Coordinates of rule point `point` of region `region` (for reports). */
+    /* Keeps the active regions of integral k with E > thresholds[k]
+     * (thresholds[k] < 0 keeps all its active ones, +infinity none), writes
+     * their children into the other buffer along K, remembers each
+     * parent's V for the next two-level error, and returns the regions
+     * each integral now has in new_counts[k]. */
+    int (*filter_split)(void *state, const double *thresholds,
+                        long long *new_counts);
+    /* Coordinates of rule point `point` of region `region` (an index in
+     * the whole list, as in cubature_sums; for reports). */
     int (*region_point)(void *state, long long region, int point, double *x);
     /* Bytes of backend memory one region costs (both buffers, all lists). */
     size_t (*bytes_per_region)(int n);

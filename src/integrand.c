@@ -46,6 +46,11 @@ static size_t param_doubles(size_t bytes)
     return (bytes + sizeof(double) - 1) / sizeof(double);
 }
 
+size_t pagani_params_padded(size_t params_size)
+{
+    return param_doubles(params_size) * sizeof(double);
+}
+
 /* Copies a parameter block into f (NULL when params_size is 0), padded
  * with zeros to whole doubles, so that p[k] for every k the source check
  * allows lies inside the copy. */
@@ -67,16 +72,17 @@ static int copy_params(pagani_integrand *f, const void *params,
     return PAGANI_OK;
 }
 
-/* Whether f's parameter block covers what its source reads (the facts
- * its source scan left in f, so the check costs nothing per call):
- * PAGANI_ERR_PARAMS, with the line, when the source names p or params and
- * there is no block, or reads a literal p[K] outside it. */
-int pagani_integrand_check(pagani_context *ctx, const pagani_integrand *f)
+/* Whether a parameter block of params_size bytes covers what f's source
+ * reads (the facts its source scan left in f, so the check costs nothing
+ * per call): PAGANI_ERR_PARAMS, with the line, when the source names p or
+ * params and there is no block, or reads a literal p[K] outside it. */
+int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
+                        size_t params_size)
 {
-    size_t count = param_doubles(f->params_size);
+    size_t count = param_doubles(params_size);
 
     if (!f->params_line) return PAGANI_OK;
-    if (f->params_size == 0)
+    if (params_size == 0)
         return pagani_fail(ctx, PAGANI_ERR_PARAMS, "integrand:%d: the "
                            "source reads the parameter block (p or params) "
                            "but the integrand has none: pass params and "
@@ -86,13 +92,13 @@ int pagani_integrand_check(pagani_context *ctx, const pagani_integrand *f)
         return pagani_fail(ctx, PAGANI_ERR_PARAMS, "integrand:%d: p[%lld] "
                            "is outside the parameter block of %zu bytes "
                            "(p[0] to p[%zu])", f->p_line, f->p_index,
-                           f->params_size, count - 1);
+                           params_size, count - 1);
     return PAGANI_OK;
 }
 
 /* Scans source before it compiles or runs: a literal index of x outside
  * 0..n-1 is PAGANI_ERR_COMPILE; what it reads of the parameter block goes
- * into facts, for pagani_integrand_check. */
+ * into facts, for pagani_params_check. */
 static int scan_source(pagani_context *ctx, const char *source, int n,
                        pagani_source_facts *facts)
 {
@@ -191,7 +197,7 @@ int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
     if (rc != PAGANI_OK) return rc;
     if ((rc = make(ctx, n, source, params, params_size, &g)) != PAGANI_OK)
         return rc;
-    rc = pagani_integrand_check(ctx, g);
+    rc = pagani_params_check(ctx, g, g->params_size);
     if (rc == PAGANI_OK && ctx->kind == PAGANI_BACKEND_CPU) rc = compile_host(g);
     return finish(rc, g, f);
 }

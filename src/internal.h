@@ -39,11 +39,16 @@ struct pagani_integrand {
     void *device_module[4];
 };
 
-/* Checks, before an integration, that f's parameter block fits its source
- * (integrand.c): PAGANI_ERR_PARAMS, with the source line, when the source
- * reads p or params and the block is missing or shorter than a literal
- * index it reads. */
-int pagani_integrand_check(pagani_context *ctx, const pagani_integrand *f);
+/* Checks, before an integration, that a parameter block of params_size
+ * bytes fits f's source (integrand.c): PAGANI_ERR_PARAMS, with the source
+ * line, when the source reads p or params and the block is missing or
+ * shorter than a literal index it reads. */
+int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
+                        size_t params_size);
+
+/* Bytes of a parameter block of params_size bytes padded to whole doubles
+ * (as f->params and the blocks of a batch are). */
+size_t pagani_params_padded(size_t params_size);
 
 /* Sets the context's message (printf-style) and returns `code`, so that a
  * failure reads: return pagani_fail(ctx, PAGANI_ERR_BOUNDS, "...", ...). */

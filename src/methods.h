@@ -1,22 +1,55 @@
 /*
- * methods.h - the three method drivers behind pagani_integrate. Each gets
- * validated arguments (n within the method's range, finite bounds with
- * lower < upper, sane tolerances, a prepared integrand) and fills *result
- * except its timing and backend fields, which api.c sets.
+ * methods.h - the three method drivers behind pagani_integrate and
+ * pagani_integrate_batch. Each gets validated arguments (n within the
+ * method's range, finite boxes with lower < upper, sane tolerances, a
+ * prepared integrand, parameter blocks that cover what its source reads)
+ * and fills results[0..count-1] except their timing and backend fields,
+ * which api.c sets. A single integral is a batch of one.
  */
 #ifndef PAGANI_METHODS_H
 #define PAGANI_METHODS_H
 
 #include "internal.h"
 
+/* The integrals of one call: integral k has the parameter block
+ * params + k * params_stride (bytes) and the box lower + k * box_stride,
+ * upper + k * box_stride. */
+typedef struct pagani_batch {
+    int count;                /* K >= 1 */
+    const void *params;       /* K blocks, zero-padded to whole doubles and
+                                 params_stride bytes apart (a multiple of
+                                 8); NULL when the integrand has none */
+    size_t params_stride;     /* 0: every integral has the block params */
+    const double *lower;      /* the boxes: n doubles each */
+    const double *upper;
+    size_t box_stride;        /* 0: one box for all, else >= n */
+} pagani_batch;
+
+/* Parameter block of integral k (NULL when there are none). */
+static inline const void *pagani_batch_params(const pagani_batch *b, int k)
+{
+    return b->params ? (const char *)b->params + (size_t)k * b->params_stride : NULL;
+}
+
+/* Lower and upper corners of integral k's box. */
+static inline const double *pagani_batch_lower(const pagani_batch *b, int k)
+{
+    return b->lower + (size_t)k * b->box_stride;
+}
+
+static inline const double *pagani_batch_upper(const pagani_batch *b, int k)
+{
+    return b->upper + (size_t)k * b->box_stride;
+}
+
 int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
-                              const double *lower, const double *upper,
-                              const pagani_options *opt, pagani_result *result);
+                              const pagani_batch *batch,
+                              const pagani_options *opt, pagani_result *results);
 int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
-                           const double *lower, const double *upper,
-                           const pagani_options *opt, pagani_result *result);
+                           const pagani_batch *batch,
+                           const pagani_options *opt, pagani_result *results);
 int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
-                         const double *lower, const double *upper,
-                         const pagani_options *opt, pagani_result *result);
+                         const pagani_batch *batch,
+                         const pagani_options *opt, pagani_result *results);
 
 #endif /* PAGANI_METHODS_H */

@@ -39,8 +39,17 @@
  * repeats the pass with a smaller scale from vmax). The bins returned are
  * the totals divided by bin_scale.
  *
- * Every sum is made in an order fixed by the job alone (not by threads or
- * devices), so a pass is bit-reproducible.
+ * Batches. A job holds K integrals of one integrand (pagani_integrate_batch;
+ * K = 1 for pagani_integrate), all of the same sizes (cubes, pieces,
+ * samples, bins), each with its own box, parameter block, grid, bins and
+ * (Vegas+) per-cube counts. A pass samples a list of them, its members, at
+ * once (one parallel loop, one launch); integral k draws exactly the
+ * points it would draw alone, the integral's index never enters the random
+ * stream.
+ *
+ * Every sum is made in an order fixed by the job alone (not by threads,
+ * devices or the other integrals of a pass), so a pass is bit-reproducible
+ * and an integral's sums in a batch are those it has alone.
  */
 #ifndef PAGANI_VEGAS_BACKEND_H
 #define PAGANI_VEGAS_BACKEND_H
@@ -68,22 +77,34 @@ typedef struct vegas_job {
     long long max_per_cube;      /* Vegas+: cap on a cube's samples */
     unsigned long long seed;
     double beta;                 /* Vegas+: counts ~ sigma^beta */
-    double lower[PAGANI_MAX_DIM];
-    double width[PAGANI_MAX_DIM];
+    int integrals;               /* K >= 1 */
+    const double *lower;         /* integral k's box: lower[k*n + i] and */
+    const double *width;         /* width[k*n + i] (the driver owns both) */
 } vegas_job;
 
-/* One sampling pass. */
+/* One sampling pass over some integrals of the job. */
 typedef struct vegas_pass {
     unsigned iteration;          /* the stream's iteration field */
     int accumulate;              /* add bin contributions */
     int stratify;                /* Vegas+: record sigma_c^beta per cube */
-    double bin_scale;            /* integer contribution per unit of v^2 */
     long long stride;            /* 1: every piece; s > 1: pieces 0, s, 2s,
                                     ... only, counting pieces cube by cube
                                     (a cheap pilot; no bins, no sigmas) */
+    int count;                   /* the members: how many, */
+    const int *members;          /* which integrals (increasing), */
+    const double *bin_scale;     /* and each one's integer contribution per
+                                    unit of v^2 */
+    const void *params;          /* integral k's parameter block is params
+                                    + k * params_stride (0: all share one,
+                                    of integrand->params_size bytes); NULL
+                                    when the integrand has none. Given per
+                                    pass: a single call's block may be
+                                    replaced between passes (by the
+                                    progress callback) */
+    size_t params_stride;
 } vegas_pass;
 
-/* What a pass returns. */
+/* What a pass returns for one member. */
 typedef struct vegas_sums {
     double value;                /* sum_c mean_c */
     double variance;             /* sum_c var_c */
@@ -97,25 +118,34 @@ typedef struct vegas_sums {
     double fault_value;          /* what f returned there */
 } vegas_sums;
 
+/* The operations. Per-integral host arrays (grids, bins) hold the
+ * integrals one after the other: integral k's grid at k * grid_axes *
+ * (nb + 1), its bins at k * grid_axes * nb. */
 typedef struct vegas_ops {
-    /* Makes the operation's state for a job: the grid (uniform), the bin
+    /* Makes the operation's state for a job: K grids (uniform), bin
      * totals, and for Vegas+ the per-cube arrays (counts start at
-     * job->samples). backend_state is the backend's own (backend_ops.open). */
+     * job->samples). backend_state is the backend's own (backend_ops.open).
+     * PAGANI_ERR_NO_MEMORY, with the size, when they cannot be had. */
     int (*setup)(void *backend_state, const vegas_job *job, void **vegas_state);
-    /* Replaces the grid: grid_axes rows of bins + 1 edges (host memory). */
-    int (*set_grid)(void *vegas_state, const double *grid);
-    /* One pass. With pass->accumulate, bins (host, grid_axes * nb doubles)
-     * receives the bin contributions; otherwise bins may be NULL. A NaN or
+    /* Replaces the grids of integrals first .. first + count - 1 with
+     * those in grids (host, all K grids as above). */
+    int (*set_grids)(void *vegas_state, int first, int count,
+                     const double *grids);
+    /* One pass over pass->members; sums[i] is member i's. With
+     * pass->accumulate, bins (host, all K integrals' as above) receives the
+     * members' bin contributions; otherwise bins may be NULL. A NaN or
      * infinite f is not an error here: it is reported in sums->fault_*. */
     int (*sample)(void *vegas_state, const vegas_pass *pass, vegas_sums *sums,
                   double *bins);
-    /* Vegas+: from the sigma_c^beta of the last stratify pass, whose sum is
-     * beta_sum, sets each cube's count to
+    /* Vegas+, for each of the `count` integrals members[i]: from the
+     * sigma_c^beta of its last stratify pass, whose sum is beta_sums[i],
+     * sets each cube's count to
      *   n_c = clamp(floor(target * sigma_c^beta / beta_sum), 2, max_per_cube)
      * (job->samples everywhere when beta_sum is 0) and scans them into
-     * sample offsets; *total is the sum of the counts. */
-    int (*stratify)(void *vegas_state, double beta_sum, long long target,
-                    long long *total);
+     * sample offsets; totals[i] is the sum of the counts. */
+    int (*stratify)(void *vegas_state, const int *members, int count,
+                    const double *beta_sums, long long target,
+                    long long *totals);
     void (*release)(void *vegas_state);
 } vegas_ops;
 

@@ -82,26 +82,25 @@ static const char *const prof_names[6] = {"setup+load", "evaluate", "classify",
         return rc_;                                                         \
     } while (0)
 static int p_setup(void *s, const cubature_job *j) { PROF(0, prof_real->setup(s, j)); }
-static int p_load(void *s, const double *l, const double *w, long long c)
+static int p_load(void *s, const double *l, const double *w, const long long *c)
 {
     PROF(0, prof_real->load(s, l, w, c));
 }
-static int p_evaluate(void *s, long long c, double below, double relative)
+static int p_evaluate(void *s, const double *below, const double *relative)
 {
-    PROF(1, prof_real->evaluate(s, c, below, relative));
+    PROF(1, prof_real->evaluate(s, below, relative));
 }
-static int p_classify(void *s, long long c, int hp, int rf, double e, double ng,
-                      cubature_sums *sums)
+static int p_classify(void *s, const classify_request *q, cubature_sums *sums)
 {
-    PROF(2, prof_real->classify(s, c, hp, rf, e, ng, sums));
+    PROF(2, prof_real->classify(s, q, sums));
 }
-static int p_threshold(void *s, long long c, double t, threshold_stats *st)
+static int p_threshold(void *s, int k, double t, threshold_stats *st)
 {
-    PROF(3, prof_real->threshold_stats(s, c, t, st));
+    PROF(3, prof_real->threshold_stats(s, k, t, st));
 }
-static int p_split(void *s, long long c, double t, long long *nc)
+static int p_split(void *s, const double *t, long long *nc)
 {
-    PROF(4, prof_real->filter_split(s, c, t, nc));
+    PROF(4, prof_real->filter_split(s, t, nc));
 }
 static int p_point(void *s, long long r, int q, double *x)
 {
@@ -261,16 +260,19 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
     job.rule = rule;
     job.n = n;
     job.capacity = 2 * count;
+    job.integrals = 1;
+    job.params = NULL;
+    job.params_stride = 0;
     rc = ops->setup(ctx->backend_state, &job);
-    if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, count);
+    if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, &count);
     for (int k = 0; k < 6 && rc == PAGANI_OK; k++) { /* k = 0 warms up */
+        const double no_probes = -1.0, no_relative = 0.0;
+        const classify_request relerr = {1, 0, 1, 1e-3, 0.0};
         double t0 = now(), t1, t2;
-        rc = ops->evaluate(ctx->backend_state, count, -1.0, 0.0); /* no probes */
-        if (rc == PAGANI_OK)
-            rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
+        rc = ops->evaluate(ctx->backend_state, &no_probes, &no_relative);
+        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s);
         t1 = now();
-        if (rc == PAGANI_OK)
-            rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-3, 0.0, &s);
+        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s);
         t2 = now();
         if (k > 0) {
             t_eval[k - 1] = (t1 - t0) - (t2 - t1);

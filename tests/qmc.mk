@@ -1,14 +1,19 @@
 # PAGANI_QMC: the sequence and exact sums; the method on the CPU and on
-# CUDA (test_gpu_qmc skips itself without a usable GPU); bench_qmc is a
+# CUDA (test_gpu_qmc skips itself without a usable GPU); batches on both
+# (test_qmc_batch skips its CUDA checks without one); bench_qmc is a
 # program for the GPU machine, not a test.
-check_PROGRAMS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc
+check_PROGRAMS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc \
+	tests/test_qmc_batch
 tests_test_zinterhof_SOURCES = tests/test_zinterhof.c tests/tap.h
 tests_test_zinterhof_LDADD = $(TEST_LIBS)
 tests_test_qmc_SOURCES = tests/test_qmc.c tests/qmc_checks.h tests/qmc_suite.h tests/tap.h
 tests_test_qmc_LDADD = $(TEST_LIBS)
 tests_test_gpu_qmc_SOURCES = tests/test_gpu_qmc.c tests/qmc_checks.h tests/qmc_suite.h tests/tap.h
 tests_test_gpu_qmc_LDADD = $(TEST_LIBS)
-TESTS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc
+tests_test_qmc_batch_SOURCES = tests/test_qmc_batch.c tests/tap.h
+tests_test_qmc_batch_LDADD = $(TEST_LIBS)
+TESTS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc \
+	tests/test_qmc_batch
 
 noinst_PROGRAMS += tests/bench_qmc
 tests_bench_qmc_SOURCES = tests/bench_qmc.c tests/qmc_suite.h tests/suite.h

@@ -226,7 +226,7 @@ static void qmc_splits(pagani_context *ctx)
 
     /* the driver with 2 iterations of 25000: the sequential estimate */
     ok = ok && pagani_qmc_job(ctx, f, lower, upper, &opt, &job) == PAGANI_OK;
-    pagani_qmc_estimate_sums(&job, seq, N, &full);
+    pagani_qmc_estimate_sums(&job, 0, seq, N, &full);
     opt.qmc_initial_points = N / 2;
     opt.max_iterations = 2;
     opt.epsrel = 1e-15;

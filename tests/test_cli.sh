@@ -109,8 +109,9 @@ bad_value epsrel --epsrel 1e-3x
 bad_value dim -n 0
 bad_value dim -n 2.5
 bad_value max-evals --max-evals -5
-bad_value lower --lower 1 --upper 0
-bad_value bounds --bounds '0:1,1:0'
+bad_value 'axis 0: lower bound' --lower 1 --upper 0
+bad_value 'axis 1: lower bound 1' --bounds '0:1,1:0'
+bad_value 'axis 1: expected LOWER:UPPER' --bounds '0:1,2'
 bad_value bounds -n 3 --bounds '0:1,0:1'
 bad_value method --method simpson
 bad_value rule --rule 8
@@ -121,6 +122,15 @@ for size in 0 0.5 abc '1 ' -1K; do
 done
 bad_value seed --seed -1
 bad_value params -p '1,,2'
+bad_value 'both tolerances are 0' --epsrel 0 --epsabs 0
+bad_value 'threads' --threads 5000
+bad_value 'transform' --method qmc --transform sine
+bad_value 'transform: applies to --method qmc' --transform tent
+bad_value 'params-file: cannot be combined with -p' -p 1 --params-file /dev/null
+# Values the parser lets through but the library refuses are usage errors
+# too, with the library's message.
+bad_value 'rule of degree 13' -n 3 --rule 13
+bad_value 'cubature supports' -n 30 --method cubature
 # EXPR reading p beyond the -p values: the library refuses the source (no
 # crash); its message and a word on -p, exit 2.
 for args in "'p[0] * x[0]'" "'*p'" "-p 1 'p[0] + p[1]'"; do
@@ -144,6 +154,98 @@ run -n 1 --memory 0.5G 'x[0]'
 [ $rc -eq 0 ] && close "$(value)" 0.5 1e-12
 ok $? "--memory 0.5G (a fraction with a suffix) accepted"
 
+# --transform: QMC with Korobov's transform integrates 1/sqrt(x), singular
+# at 0, to 2; each transform reaches the library (the estimates differ).
+run --method qmc --transform korobov --epsrel 1e-4 'pow(x[0], -0.5)'
+[ $rc -eq 0 ] && close "$(value)" 2 1e-3
+ok $? "--transform korobov: 1/sqrt(x) over [0,1] is 2"
+estimates=
+for transform in none tent korobov; do
+    run --method qmc --transform $transform 'x[0]*x[0]'
+    [ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 1/3 }')" \
+        1e-3 && estimates="$estimates $(value)"
+done
+[ "$(echo $estimates | tr ' ' '\n' | sort -u | wc -l)" -eq 3 ]
+ok $? "--transform none, tent, korobov: x^2 to 1/3, three different sums"
+
+# --params-file: one integral per line, in one batch; the integral of
+# exp(-a x) over [0,1] is (1 - exp(-a)) / a.
+# scan_ok A...: the lines of $out are (1 - exp(-a)) / a for each A to 1e-6,
+# in order, each converged.
+scan_ok() {
+    [ "$(wc -l <"$out")" -eq $# ] || return 1
+    for a in "$@"; do
+        echo "$a"
+    done | paste - "$out" | awk '{
+        truth = (1 - exp(-$1)) / $1
+        d = $2 - truth; if (d < 0) d = -d
+        if (!(d <= 1e-6 * truth) || $3 != "+-" || $5 != "converged") exit 1
+    }'
+}
+printf '# a\n1\n\n  2.5  # a comment\n4,\n' >"$tmp/params"
+run --params-file "$tmp/params" --epsrel 1e-8 'exp(-p[0]*x[0])'
+[ $rc -eq 0 ] && scan_ok 1 2.5 4
+ok $? "--params-file: one line per integral, comments and blanks skipped"
+"$PAGANI" --backend cpu --params-file - 'exp(-p[0]*x[0])' <"$tmp/params" \
+    >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 0 ] && scan_ok 1 2.5 4
+ok $? "--params-file - reads standard input"
+for method in cubature vegas qmc; do
+    run --params-file "$tmp/params" --method $method 'exp(-p[0]*x[0])'
+    [ $rc -eq 0 ] && [ "$(wc -l <"$out")" -eq 3 ] &&
+        awk '{ a = NR == 1 ? 1 : NR == 2 ? 2.5 : 4
+               truth = (1 - exp(-a)) / a; d = $1 - truth; if (d < 0) d = -d
+               if (!(d <= 1e-2 * truth)) exit 1 }' "$out"
+    ok $? "--params-file --method $method: (1 - exp(-a)) / a, a = 1, 2.5, 4"
+done
+run --params-file "$tmp/params" --json 'exp(-p[0]*x[0])'
+[ $rc -eq 0 ] && [ "$(grep -c '^{.*}$' "$out")" -eq 3 ] &&
+    sed -n 's/.*"line": \([0-9]*\), "params": \[\(.*\)\]}$/\1 \2/p' "$out" |
+    tr '\n' ' ' | grep -qx '2 1 4 2.5 5 4 '
+ok $? "--params-file --json: one object a line, with its line and params"
+printf '1,2\n3 4\n' >"$tmp/params2"
+run -n 2 --params-file "$tmp/params2" 'p[0]*x[0] + p[1]*x[1]'
+[ $rc -eq 0 ] && [ "$(wc -l <"$out")" -eq 2 ] &&
+    close "$(sed -n '1s/ .*//p' "$out")" 1.5 1e-10 &&
+    close "$(sed -n '2s/ .*//p' "$out")" 3.5 1e-10
+ok $? "--params-file with two numbers a line, by comma or space"
+printf '1\n1000\n' >"$tmp/params3"
+run --params-file "$tmp/params3" --max-iterations 2 --epsrel 1e-10 \
+    'exp(-p[0]*x[0])'
+[ $rc -eq 1 ] && [ "$(wc -l <"$out")" -eq 2 ] &&
+    sed -n 1p "$out" | grep -q ' converged$' &&
+    ! sed -n 2p "$out" | grep -q ' converged$'
+ok $? "--params-file: one line that does not converge makes exit 1"
+printf '1\n-1\n2\n' >"$tmp/params4"
+run --params-file "$tmp/params4" 'log(p[0]) + x[0]'
+[ $rc -eq 3 ] && [ "$(wc -l <"$out")" -eq 3 ] &&
+    sed -n 2p "$out" | grep -qi '^-*nan +- inf' &&
+    close "$(sed -n '3s/ .*//p' "$out")" \
+        "$(awk 'BEGIN { printf "%.17g", log(2) + 0.5 }')" 1e-10 &&
+    grep -q "params4:2: EXPR returned NaN" "$err" &&
+    [ "$(grep -c 'EXPR returned NaN' "$err")" -eq 1 ]
+ok $? "--params-file: NaN on one line: every line printed, exit 3"
+run --params-file "$tmp/params" --progress --method cubature \
+    'exp(-p[0]*x[0])'
+[ $rc -eq 0 ] && grep -q '^iteration 1: integrals running [0-9]' "$err"
+ok $? "--progress with --params-file counts the integrals running"
+# Malformed parameter files: usage errors naming the line.
+# bad_params WORD TEXT: a file holding TEXT exits 2 with WORD on stderr.
+bad_params() {
+    printf "$2" >"$tmp/bad"
+    run --params-file "$tmp/bad" 'p[0] * x[0]'
+    [ $rc -eq 2 ] && [ ! -s "$out" ] && grep -q -e "$1" "$err"
+    ok $? "--params-file '$2': exit 2, '$1'"
+}
+bad_params 'bad:3: expected numbers' '1\n2\n3 x\n'
+bad_params 'bad:2: .* not a finite number' '1\ninf\n'
+bad_params 'bad:3: 2 numbers, but line 1 has 1' '1\n2\n3 4\n'
+bad_params 'no parameters' '# only a comment\n\n'
+run --params-file "$tmp/none" 'p[0]*x[0]'
+[ $rc -eq 2 ] && grep -q 'none' "$err"
+ok $? "--params-file with a missing file: exit 2"
+
 # --help and --version.
 "$PAGANI" --help >"$out" 2>"$err"
 rc=$?
@@ -151,7 +253,8 @@ missing=0
 for opt in --dim --lower --upper --bounds --epsrel --epsabs --method \
            --backend --rule --max-evals --max-iterations --threads --memory \
            --no-relerr-filter --seed --params --calls --progress --json \
-           --file --help --version 'Exit status' Examples SIGTERM SIGHUP; do
+           --file --help --version --params-file --transform 'Exit status' \
+           Examples SIGTERM SIGHUP; do
     grep -q -e "$opt" "$out" || { missing=1; echo "# --help lacks $opt"; }
 done
 [ $rc -eq 0 ] && [ $missing -eq 0 ]
@@ -160,11 +263,19 @@ ok $? "--help exits 0 and mentions every option"
 [ $? -eq 0 ] && grep -q '^pagani ' "$out"
 ok $? "--version exits 0"
 
-# --progress: lines on stderr, the result still on stdout.
+# --progress: lines on stderr, the result still on stdout; the size is
+# named as each method counts it.
 run -n 3 --epsrel 1e-6 --progress 'exp(-10*(x[0] + x[1] + x[2]))'
-[ $rc -eq 0 ] && grep -q '^iteration 1: active regions' "$err" &&
+[ $rc -eq 0 ] && grep -q '^iteration 1: size [0-9]*, estimate' "$err" &&
     [ "$(grep -c '^iteration' "$err")" -ge 1 ] && [ -n "$(value)" ]
 ok $? "--progress writes one line per iteration on stderr"
+for case in 'cubature:active regions' 'vegas:sub-cubes' \
+            'qmc:points per shift'; do
+    method=${case%%:*}
+    run -n 2 --method $method --progress 'x[0]*x[1]'
+    [ $rc -eq 0 ] && grep -q "^iteration 1: ${case#*:} [0-9]*, estimate" "$err"
+    ok $? "--progress --method $method names the size '${case#*:}'"
+done
 
 # A run that cannot converge exits 1 and still prints an estimate.
 run -n 3 --max-iterations 1 --epsrel 1e-12 'exp(-625*((x[0]-.5)*(x[0]-.5) +
@@ -225,9 +336,9 @@ for sig in INT TERM HUP; do
     kill -$sig $pid
     finish_bg
     [ $rc -eq 1 ] && [ -n "$(value)" ] &&
-        grep -q 'status: *stopped by the progress callback' "$out" &&
+        grep -q 'status: *interrupted$' "$out" &&
         grep -q "interrupted by SIG$sig" "$err"
-    ok $? "SIG$sig during the integration: exit 1, an estimate, 'stopped'"
+    ok $? "SIG$sig during the integration: exit 1, an estimate, 'interrupted'"
 done
 
 # signal_compile TAG KILL: starts pagani on a big source of its own (TAG)

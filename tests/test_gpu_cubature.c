@@ -3,13 +3,16 @@
  * the tolerances the original reached (true error within the tolerance,
  * not only the reported one), bit-identical repeats, agreement with the
  * CPU backend, every rule family, parameters, compile errors and NaN
- * reports. Without a usable GPU the whole program is skipped.
+ * reports; batches. Without a usable GPU only the host's part (the tile
+ * layout of a batch's list) runs and the rest is skipped.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "gpu/cubature/batch_layout.h"
+#include "gpu/cubature/rule_pack.h"
 #include "suite.h"
 #include "tap.h"
 
@@ -204,78 +207,355 @@ static void faults(pagani_context *ctx)
     pagani_integrand_destroy(f);
 }
 
+/* What one pass of the backend's operations over uniform grids gives:
+ * per integral its classify sums, statistics under t1 (its mean active
+ * error), under its largest error and under t1 / 2 (asked in that order),
+ * and the regions a split at t1 makes. */
+typedef struct grid_pass {
+    cubature_sums sums;
+    threshold_stats t1, all, t2;
+    long long split;
+} grid_pass;
+
+/* Integral k of K: f4 in 5D on the unit cube split into parts[k]^5
+ * regions, driven through the backend's operations (degree-7 rule, no
+ * probes, classify by relative error 1e-6): evaluate, classify,
+ * statistics of each integral, then one split at each integral's t1.
+ * Returns the pagani code. */
+static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass *out)
+{
+    const int n = 5;
+    const cubature_ops *ops = ctx->backend->cubature;
+    pagani_integrand *f = NULL;
+    pagani_rule *rule = NULL;
+    long long counts[8], total = 0, first = 0;
+    double *lo, *w, below[8], relative[8], t1[8];
+    cubature_sums sums[8];
+    classify_request req[8];
+    cubature_job job;
+    int rc;
+
+    for (int k = 0; k < K; k++) {
+        counts[k] = 1;
+        for (int d = 0; d < n; d++) counts[k] *= parts[k];
+        total += counts[k];
+        below[k] = -1.0;
+        relative[k] = 0.0;
+        req[k] = (classify_request){1, 0, 1, 1e-6, 0.0};
+    }
+    lo = malloc((size_t)total * n * sizeof *lo);
+    w = malloc((size_t)total * n * sizeof *w);
+    rc = pagani_integrand_create(ctx, &f, n, &suite_f4);
+    /* degree 7: 103 points, so 32 threads per region at any list size */
+    if (rc == PAGANI_OK && pagani_rule_create(n, 7, &rule) != 0) rc = PAGANI_ERR_OPTION;
+    if (!lo || !w) rc = PAGANI_ERR_NO_MEMORY;
+    for (int k = 0; rc == PAGANI_OK && k < K; first += counts[k], k++) {
+        for (long long i = 0; i < counts[k]; i++) {
+            long long rest = i;
+            for (int d = 0; d < n; d++) {
+                w[(size_t)d * total + first + i] = 1.0 / parts[k];
+                lo[(size_t)d * total + first + i] = (double)(rest % parts[k]) / parts[k];
+                rest /= parts[k];
+            }
+        }
+    }
+    job.integrand = f;
+    job.rule = rule;
+    job.n = n;
+    job.capacity = 4 * total;
+    job.integrals = K;
+    job.params = NULL;
+    job.params_stride = 0;
+    if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job);
+    if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, counts);
+    if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, below, relative);
+    if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, req, sums);
+    for (int k = 0; rc == PAGANI_OK && k < K; k++) {
+        void *st = ctx->backend_state;
+        out[k].sums = sums[k];
+        t1[k] = sums[k].active_error / (double)sums[k].active;
+        rc = ops->threshold_stats(st, k, t1[k], &out[k].t1);
+        if (rc == PAGANI_OK) rc = ops->threshold_stats(st, k, sums[k].max_error, &out[k].all);
+        if (rc == PAGANI_OK) rc = ops->threshold_stats(st, k, 0.5 * t1[k], &out[k].t2);
+    }
+    if (rc == PAGANI_OK) rc = ops->filter_split(ctx->backend_state, t1, counts);
+    for (int k = 0; k < K; k++) out[k].split = counts[k];
+    if (rc != PAGANI_OK) tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
+    pagani_rule_destroy(rule);
+    pagani_integrand_destroy(f);
+    free(lo);
+    free(w);
+    return rc;
+}
+
+/* Whether two passes over the same grid gave the same bits. */
+static int same_pass(const grid_pass *a, const grid_pass *b)
+{
+    const cubature_sums *x = &a->sums, *y = &b->sums;
+    return memcmp(&x->value, &y->value, sizeof x->value) == 0 &&
+           memcmp(&x->error, &y->error, sizeof x->error) == 0 &&
+           memcmp(&x->active_value, &y->active_value, sizeof x->active_value) == 0 &&
+           memcmp(&x->active_error, &y->active_error, sizeof x->active_error) == 0 &&
+           x->active == y->active && x->min_error == y->min_error &&
+           x->max_error == y->max_error && a->t1.count == b->t1.count &&
+           memcmp(&a->t1.value, &b->t1.value, sizeof a->t1.value) == 0 &&
+           memcmp(&a->t1.error, &b->t1.error, sizeof a->t1.error) == 0 &&
+           a->t2.count == b->t2.count &&
+           memcmp(&a->t2.error, &b->t2.error, sizeof a->t2.error) == 0 &&
+           a->split == b->split;
+}
+
 /*
- * The backend's threshold statistics (a sorted copy for short lists, made
- * by ranking or by the device sort, a reduction per call for long ones)
- * count exactly the regions that
+ * The backend's threshold statistics (a sorted copy on the host, made by
+ * ranking short lists or by the device sort, or a reduction per call for
+ * integrals of more than 131072 regions) count exactly the regions that
  * filter_split then finishes: after statistics for t1 and then t2, a split
- * at t1 must keep 2 * (active - count(t1)) regions (the split counts them
- * on the device). Driven through the backend's operations on a uniform
- * split of f4 in 5D: 5^5, 10^5 and 12^5 regions (ranked, sorted,
- * and counted per call).
+ * at t1 keeps 2 * (active - count(t1)) regions of each integral (for the
+ * large ones the split counts them on the device). And every integral of
+ * a batch gets the bits it gets alone: its sums and statistics depend on
+ * its own regions only. Grids of f4 in 5D: 5^5, 10^5 and 12^5 regions
+ * alone (ranked, sorted, counted per call), then batches of 2^5 + 3^5
+ * (ranked), 3^5 + 5^5 + 4^5 (sorted by error, then integral) and
+ * 12^5 + 3^5 (one counted per call, one sorted).
  */
 static void threshold_consistency(pagani_context *ctx)
 {
-    static const int parts_list[] = {5, 10, 12};
-    for (size_t k = 0; k < sizeof parts_list / sizeof parts_list[0]; k++) {
-        const int n = 5, parts = parts_list[k];
-        const cubature_ops *ops = ctx->backend->cubature;
-        pagani_integrand *f = NULL;
-        pagani_rule *rule = NULL;
-        long long count = 1, new_count = -1;
-        double *lo, *w;
-        cubature_job job;
-        cubature_sums s;
-        threshold_stats t1, t2, all;
-        int rc, monotone = 0;
-
-        for (int d = 0; d < n; d++) count *= parts;
-        lo = malloc((size_t)count * n * sizeof *lo);
-        w = malloc((size_t)count * n * sizeof *w);
-        rc = pagani_integrand_create(ctx, &f, n, &suite_f4);
-        if (rc == PAGANI_OK && pagani_rule_create(n, 0, &rule) != 0) rc = PAGANI_ERR_OPTION;
-        if (!lo || !w) rc = PAGANI_ERR_NO_MEMORY;
-        for (long long i = 0; rc == PAGANI_OK && i < count; i++) {
-            long long rest = i;
-            for (int d = 0; d < n; d++) {
-                w[(size_t)d * count + i] = 1.0 / parts;
-                lo[(size_t)d * count + i] = (double)(rest % parts) / parts;
-                rest /= parts;
+    static const struct { int K, parts[3]; } cases[] = {
+        {1, {5}}, {1, {10}}, {1, {12}}, {2, {2, 3}}, {3, {3, 5, 4}}, {2, {12, 3}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const int K = cases[c].K;
+        grid_pass batch[3], alone;
+        int rc = grid_pass_run(ctx, cases[c].parts, K, batch);
+        for (int k = 0; k < K; k++) {
+            const grid_pass *b = &batch[k];
+            const cubature_sums *s = &b->sums;
+            int consistent = rc == PAGANI_OK && b->t2.count <= b->t1.count &&
+                             b->t1.count <= b->all.count && b->all.count == s->active &&
+                             fabs(b->all.error - s->active_error) <= 1e-12 * s->active_error &&
+                             fabs(b->all.value - s->active_value) <=
+                                 1e-12 * fabs(s->active_value) &&
+                             b->split == 2 * (s->active - b->t1.count);
+            int identical = 1;
+            if (K > 1) {
+                int ra = grid_pass_run(ctx, &cases[c].parts[k], 1, &alone);
+                identical = ra == PAGANI_OK && same_pass(b, &alone);
             }
+            tap_ok(consistent && identical,
+                   "integral %d of %d, %d^5 regions: statistics (%lld, %lld, %lld of %lld "
+                   "active) match the split (%lld kept)%s", k + 1, K, cases[c].parts[k],
+                   b->t2.count, b->t1.count, b->all.count, s->active, b->split / 2,
+                   K > 1 ? (identical ? ", the same bits as alone" : ", NOT as alone") : "");
         }
-        job.integrand = f;
-        job.rule = rule;
-        job.n = n;
-        job.capacity = 4 * count;
-        if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job);
-        if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, count);
-        if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, count, -1.0, 0.0);
-        if (rc == PAGANI_OK)
-            rc = ops->classify(ctx->backend_state, count, 0, 1, 1e-6, 0.0, &s);
-        if (rc == PAGANI_OK)
-            rc = ops->threshold_stats(ctx->backend_state, count, s.active_error / s.active,
-                                      &t1);
-        if (rc == PAGANI_OK)
-            rc = ops->threshold_stats(ctx->backend_state, count, s.max_error, &all);
-        if (rc == PAGANI_OK)
-            rc = ops->threshold_stats(ctx->backend_state, count, 0.5 * s.active_error / s.active,
-                                      &t2);
-        monotone = t2.count <= t1.count && t1.count <= all.count && all.count == s.active &&
-                   fabs(all.error - s.active_error) <= 1e-12 * s.active_error &&
-                   fabs(all.value - s.active_value) <= 1e-12 * fabs(s.active_value);
-        if (rc == PAGANI_OK)
-            rc = ops->filter_split(ctx->backend_state, count, s.active_error / s.active,
-                                   &new_count);
-        tap_ok(rc == PAGANI_OK && monotone && new_count == 2 * (s.active - t1.count),
-               "%lld regions: threshold statistics (%lld, %lld, %lld of %lld active) match "
-               "the split (%lld kept)", count, t2.count, t1.count, all.count, s.active,
-               new_count / 2);
-        if (rc != PAGANI_OK) tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
-        pagani_rule_destroy(rule);
-        pagani_integrand_destroy(f);
-        free(lo);
-        free(w);
     }
+}
+
+/* A Gaussian of centre p[0] and width p[1] along every axis. */
+static const char gaussian_source[] =
+    "double s = 0.0;\n"
+    "for (int i = 0; i < n; i++) {\n"
+    "    double a = (x[i] - p[0]) / p[1];\n"
+    "    s += a * a;\n"
+    "}\n"
+    "return exp(-0.5 * s);";
+
+/* Its integral over the box [lower, upper] in n dimensions. */
+static double gaussian_truth(const double *p, const double *lower, const double *upper, int n)
+{
+    const double half_pi = 1.57079632679489661923;
+    double r = 1.0, h = sqrt(2.0) * p[1];
+    for (int d = 0; d < n; d++)
+        r *= p[1] * sqrt(half_pi) *
+             (erf((upper[d] - p[0]) / h) - erf((lower[d] - p[0]) / h));
+    return r;
+}
+
+/* Whether a batch member and the single call agree bit for bit. */
+static int same_result(const pagani_result *a, const pagani_result *b)
+{
+    return memcmp(&a->value, &b->value, sizeof a->value) == 0 &&
+           memcmp(&a->error, &b->error, sizeof a->error) == 0 && a->status == b->status &&
+           a->iterations == b->iterations && a->regions == b->regions &&
+           a->evaluations == b->evaluations;
+}
+
+/*
+ * pagani_integrate_batch: K integrals of a parameterized Gaussian in n
+ * dimensions, integral k with centre and width params[2k], params[2k+1]
+ * over box k (box_stride n): each converged with its true error within
+ * epsrel, and the members in `check` (all when NULL) give the same bits as
+ * pagani_integrate on the same context with that parameter block and box.
+ * Bit-identical because every sum over an integral's regions is formed
+ * over its own regions in a fixed order (segment-local tiles), and rules
+ * of fewer than 128 points (n <= 3) always get 32 threads per region
+ * whatever the list's size; the driver treats each integral as a run of
+ * its own.
+ */
+static void batch_gaussians(pagani_context *ctx, int n, int K, double epsrel,
+                            const double *params, const double *lower, const double *upper,
+                            const int *check, int nchecks)
+{
+    pagani_integrand *f = NULL;
+    pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
+    pagani_result *r = calloc((size_t)K, sizeof *r), single;
+    int rc = pagani_integrand_from_source(ctx, &f, n, gaussian_source, params,
+                                          2 * sizeof(double));
+    int bad = 0, worst_k = 0;
+    double worst = 0.0;
+
+    opt.epsrel = epsrel;
+    opt.epsabs = 1e-40;
+    if (!r) rc = PAGANI_ERR_NO_MEMORY;
+    if (rc == PAGANI_OK)
+        rc = pagani_integrate_batch(ctx, f, K, params, 2 * sizeof(double), lower, upper,
+                                    (size_t)n, &opt, r);
+    if (rc != PAGANI_OK)
+        tap_diag("batch: %s: %s", pagani_strerror(rc), pagani_context_message(ctx));
+    for (int k = 0; rc == PAGANI_OK && k < K; k++) {
+        double truth = gaussian_truth(params + 2 * k, lower + (size_t)k * n,
+                                      upper + (size_t)k * n, n);
+        double rel = fabs(r[k].value - truth) / fabs(truth);
+        if (r[k].status != PAGANI_CONVERGED || !(rel <= epsrel)) bad++;
+        if (!(rel <= worst)) {
+            worst = rel;
+            worst_k = k;
+        }
+    }
+    tap_ok(rc == PAGANI_OK && bad == 0,
+           "batch of %d Gaussians in %dD at %.0e: %d not converged within epsrel, worst "
+           "true error %.2e (integral %d: %.15g, %s, %d iterations)", K, n, epsrel, bad,
+           worst, worst_k, rc == PAGANI_OK ? r[worst_k].value : NAN,
+           rc == PAGANI_OK ? pagani_status_name(r[worst_k].status) : pagani_strerror(rc),
+           rc == PAGANI_OK ? r[worst_k].iterations : 0);
+    for (int i = 0; rc == PAGANI_OK && i < (check ? nchecks : K); i++) {
+        const int k = check ? check[i] : i;
+        int rs = pagani_integrand_set_params(f, params + 2 * k, 2 * sizeof(double));
+        if (rs == PAGANI_OK)
+            rs = pagani_integrate(ctx, f, lower + (size_t)k * n, upper + (size_t)k * n, &opt,
+                                  &single);
+        tap_ok(rs == PAGANI_OK && same_result(&r[k], &single),
+               "integral %d of the batch: %.17g +- %.3g (%d it, %lld regions), alone "
+               "%.17g +- %.3g (%d it, %lld regions)", k, r[k].value, r[k].error,
+               r[k].iterations, r[k].regions, rs == PAGANI_OK ? single.value : NAN,
+               rs == PAGANI_OK ? single.error : NAN, rs == PAGANI_OK ? single.iterations : 0,
+               rs == PAGANI_OK ? single.regions : 0LL);
+    }
+    pagani_integrand_destroy(f);
+    free(r);
+}
+
+/* Batches: 7 Gaussians in 2D with different centres, widths and boxes,
+ * each against its single call; 20,000 in 1D at 1e-9 against their
+ * analytic values, a few of them against single calls. */
+static void batches(pagani_context *ctx)
+{
+    enum { SMALL = 7, LARGE = 20000 };
+    static const int checks[] = {0, 1, 4567, LARGE - 1};
+    double params[2 * SMALL], lower[2 * SMALL], upper[2 * SMALL];
+    double *p = malloc(2 * LARGE * sizeof *p), *lo = malloc(LARGE * sizeof *lo);
+    double *hi = malloc(LARGE * sizeof *hi);
+
+    for (int k = 0; k < SMALL; k++) {
+        params[2 * k] = 0.3 + 0.06 * k;
+        params[2 * k + 1] = 0.1 + 0.03 * k;
+        lower[2 * k] = -0.05 * k;
+        lower[2 * k + 1] = 0.1;
+        upper[2 * k] = 1.0;
+        upper[2 * k + 1] = 0.9 + 0.05 * k;
+    }
+    batch_gaussians(ctx, 2, SMALL, 1e-7, params, lower, upper, NULL, 0);
+    if (!p || !lo || !hi) {
+        tap_ok(0, "memory for the large batch");
+    } else {
+        for (int k = 0; k < LARGE; k++) {
+            p[2 * k] = 0.3 + 0.4 * k / (LARGE - 1.0);
+            p[2 * k + 1] = 0.05 + 0.25 * (double)((k * 7919LL) % LARGE) / (LARGE - 1.0);
+            lo[k] = -0.1 * (k % 3);
+            hi[k] = 1.0 + 0.1 * (k % 5);
+        }
+        batch_gaussians(ctx, 1, LARGE, 1e-9, p, lo, hi, checks,
+                        (int)(sizeof checks / sizeof checks[0]));
+    }
+    free(p);
+    free(lo);
+    free(hi);
+}
+
+/* Whether row `row` of a layout (K + 1 entries) is `want`. */
+static int row_is(const int *layout, int K, int row, const int *want)
+{
+    return memcmp(layout + (size_t)row * (K + 1), want, (size_t)(K + 1) * sizeof *want) == 0;
+}
+
+/* The warp's search for item i's integral (pagani_gpu_warp_integral_of)
+ * with its 32 lanes played in turn. */
+static int warp_search(const int *offsets, int integrals, long long i)
+{
+    int lo = 0, hi = integrals - 1;
+    while (lo < hi) {
+        int m = 0;
+        for (int lane = 0; lane < 32; lane++)
+            m += offsets[pagani_gpu_probe(lo, hi, lane)] <= i;
+        pagani_gpu_narrow(&lo, &hi, m);
+    }
+    return lo;
+}
+
+/* Whether both searches find every item's integral in a batch of K
+ * integrals of count(k) = (k * 37) % 5 items (every fifth one empty). */
+static int searches_agree(int K)
+{
+    int *offsets = malloc(((size_t)K + 1) * sizeof *offsets), ok = offsets != NULL;
+    for (int k = 0, at = 0; ok && k <= K; k++) {
+        offsets[k] = at;
+        at += (k * 37) % 5;
+    }
+    for (int k = 0; ok && k < K; k++)
+        for (long long i = offsets[k]; i < offsets[k + 1]; i++)
+            ok &= pagani_gpu_integral_of(offsets, K, i) == k &&
+                  warp_search(offsets, K, i) == k;
+    free(offsets);
+    return ok;
+}
+
+/* The tile layout of a batch's list (batch_layout.h) and the search for a
+ * region's integral, on the host: integrals of 0, 1, 255, 256, 257, 0 and
+ * 70000 regions take tiles of up to 256 from each integral's first region,
+ * three levels (274 tiles of the largest, then 2, then 1); a lone
+ * integral of 256 regions needs one level, of 257 two; a negative count
+ * is refused; every region's integral is the one whose stretch holds it,
+ * empty ones passed over, by either search. */
+static void layout_on_host(void)
+{
+    static const long long counts[] = {0, 1, 255, 256, 257, 0, 70000};
+    static const int regions[] = {0, 0, 1, 256, 512, 769, 769, 70769};
+    static const int tiles1[] = {0, 0, 1, 2, 3, 5, 5, 279};
+    static const int tiles2[] = {0, 0, 1, 2, 3, 4, 4, 6};
+    static const int tiles3[] = {0, 0, 1, 2, 3, 4, 4, 5};
+    int layout[(PAGANI_GPU_MAX_LEVELS + 1) * 8], searched = 1;
+    long long one = 256, bad[2] = {3, -1};
+    int levels = pagani_gpu_layout(counts, 7, layout);
+
+    tap_ok(levels == 3 && row_is(layout, 7, 0, regions) && row_is(layout, 7, 1, tiles1) &&
+               row_is(layout, 7, 2, tiles2) && row_is(layout, 7, 3, tiles3),
+           "layout of 7 integrals: %d levels, %d tiles of regions", levels, layout[15]);
+    for (int k = 0; k < 7; k++)
+        for (long long i = regions[k]; i < regions[k + 1]; i++)
+            searched &= pagani_gpu_integral_of(regions, 7, i) == k &&
+                        warp_search(regions, 7, i) == k;
+    tap_ok(searched, "every region's integral found by binary search and by the "
+           "warp's search");
+    tap_ok(searches_agree(1) && searches_agree(2) && searches_agree(33) &&
+               searches_agree(1000) && searches_agree(100000),
+           "both searches in batches of 1, 2, 33, 1000 and 100000 integrals");
+    levels = pagani_gpu_layout(&one, 1, layout);
+    tap_ok(levels == 1 && layout[1] == 256 && layout[3] == 1,
+           "one integral of 256 regions: %d level", levels);
+    one = 257;
+    levels = pagani_gpu_layout(&one, 1, layout);
+    tap_ok(levels == 2 && layout[3] == 2 && layout[5] == 1,
+           "one integral of 257 regions: %d levels", levels);
+    tap_ok(pagani_gpu_layout(bad, 2, layout) == -1, "a negative count is refused");
 }
 
 int main(void)
@@ -287,15 +567,19 @@ int main(void)
         unit_lower[d] = 0.0;
         unit_upper[d] = 1.0;
     }
+    layout_on_host();
     rc = pagani_context_create(&ctx, PAGANI_BACKEND_CUDA);
     if (rc != PAGANI_OK) {
         tap_diag("CUDA backend: %s: %s", pagani_strerror(rc), pagani_context_message(ctx));
         pagani_context_destroy(ctx);
-        return tap_skip_all("no usable GPU");
+        tap_skip("the GPU checks: no usable GPU");
+        tap_done();
+        return tap_exit_code();
     }
     faults(ctx);
     threshold_consistency(ctx);
     params_and_bounds(ctx);
+    batches(ctx);
     rules(ctx);
     suite(ctx);
     determinism(ctx);

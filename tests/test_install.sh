@@ -2,9 +2,11 @@
 # test_install.sh - TAP checks of the installed library. `make install`
 # into a staging folder (DESTDIR), then the examples built against what was
 # installed with the README's line, cc prog.c $(pkg-config --cflags --libs
-# pagani), and gauss run: its value must be the analytic one. Then gauss
-# again against the static archive alone, with pkg-config --static. Run
-# from the build directory (as `make check` does); $MAKE names make.
+# pagani), and gauss run: its value must be the analytic one; the Fortran
+# twin, examples/ex.f90, likewise with gfortran where the module was
+# installed. Then gauss again against the static archive alone, with
+# pkg-config --static. Run from the build directory (as `make check`
+# does); $MAKE names make.
 
 srcdir=${srcdir:-$(dirname "$0")/..}
 srcdir=$(cd "$srcdir" && pwd) || exit 99
@@ -37,6 +39,11 @@ ok $? "make install DESTDIR=<staging folder>"
 # Cflags lines are the installed ones, unchanged.
 pc=$(find "$root" -name pagani.pc | head -n 1)
 libdir=$(dirname "$(dirname "$pc")")
+# The installed Fortran module, where there is one, and its compiler.
+modext=$(sed -n 's/^FC_MODEXT = //p' Makefile)
+fortran_module=
+test -n "$modext" && fortran_module=$(find "$root" -name "pagani.$modext")
+fc=$(sed -n 's/^FC = //p' Makefile)
 mkdir "$tmp/pc" &&
     sed -E "s#^(prefix|exec_prefix|libdir|includedir)=/#\1=$root/#" \
         "$pc" >"$tmp/pc/pagani.pc"
@@ -70,10 +77,24 @@ cc "$srcdir/examples/parameter_scan.c" $(pkg-config --cflags --libs pagani) \
     -o parameter_scan >"$log" 2>&1
 ok $? "parameter_scan.c links with the same line"
 
-# Static: with the shared library gone from the staging folder, -lpagani
+# Fortran: ex.f90, gauss.c's twin, with the same line and the Fortran
+# compiler configure found (gfortran in the README), where the module was
+# installed; its output is gauss's value too.
+if test -n "$fortran_module"; then
+    $fc "$srcdir/examples/ex.f90" $(pkg-config --cflags --libs pagani) \
+        -o ex >"$log" 2>&1
+    ok $? "ex.f90 builds with $fc prog.f90 \$(pkg-config ... pagani)"
+    LD_LIBRARY_PATH=$libdir timeout 120 ./ex >"$log" 2>&1 && gauss_ok
+    ok $? "ex (Fortran) against the installed libraries: the analytic value"
+else
+    tap_skip "no Fortran module installed (no compiler, or --disable-fortran)"
+    tap_skip "no Fortran module installed (no compiler, or --disable-fortran)"
+fi
+
+# Static: with the shared libraries gone from the staging folder, -lpagani
 # is the archive, which needs Libs.private (pkg-config --static).
 if test -f "$libdir/libpagani.a"; then
-    rm -f "$libdir"/libpagani.so* &&
+    rm -f "$libdir"/libpagani*.so* &&
         mkdir "$tmp/static" && cd "$tmp/static" &&
         cc "$srcdir/examples/gauss.c" \
             $(pkg-config --static --cflags --libs pagani) >"$log" 2>&1

@@ -38,9 +38,12 @@ __device__ __forceinline__ double pagani_warp_max(double v)
 /*
  * One region per group of shape.tpr threads (a whole number of warps);
  * blockDim.x / tpr groups per block, so small rules put several regions in
- * a block. A region's box is read from the list (lower corner, and the
- * halving levels of shape.widths), or, when the list holds parents
- * (shape.implicit), derived from parent region / 2 and its split axis.
+ * a block. The group finds the region's integral k (each warp searches
+ * offsets, 32 candidates a step); the integrand reads k's parameter
+ * block, params + k * params_stride. A region's box is read from the list
+ * (lower corner, and the halving levels of k's initial widths), or, when
+ * the list holds parents (shape.implicit), derived from parent region / 2
+ * and its split axis.
  * Thread `lane` of a group takes rule points lane, lane + tpr, ...:
  * explicit points from the dense offset table (one coalesced load per
  * coordinate), then the 2^n corners generated from the bits of the point
@@ -53,18 +56,21 @@ __device__ __forceinline__ double pagani_warp_max(double v)
  * the serial one), and lane 0 writes the value V, raw error E and split
  * axis K, and the largest |f| at its points (as a float, for the probe
  * kernel). A NaN or infinite f counts as 0 and its (region, point) goes to
- * *nonfinite, the smallest key kept (atomicMin on region << 21 | point), so
- * the report is deterministic.
+ * nonfinite[k], the smallest key kept (atomicMin on region << 21 | point),
+ * so the report is deterministic.
  */
 extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate(const double *__restrict__ lower,
                          const short *__restrict__ level,
                          const signed char *__restrict__ parent_axis,
                          long long stride, long long count,
+                         const int *__restrict__ offsets, int integrals,
+                         const double *__restrict__ initial,
                          const double *__restrict__ dense,
                          const int *__restrict__ tuples,
                          const double *__restrict__ consts,
-                         pagani_eval_shape shape, const void *params,
+                         pagani_eval_shape shape, const char *params,
+                         unsigned long long params_stride,
                          double *__restrict__ value,
                          double *__restrict__ error,
                          signed char *__restrict__ axis,
@@ -85,6 +91,11 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     const bool live = region < count;
     const long long src = shape.implicit ? region >> 1 : region;
     const int side = (int)(region & 1);
+    /* live is the same in every lane of a warp (tpr is whole warps); k is
+     * found again where it is needed after the loop over the points, so
+     * that only p stays in a register through it */
+    const int k = live ? pagani_gpu_warp_integral_of(offsets, integrals, region) : 0;
+    const void *p = params + k * params_stride;
     double c[PAGANI_N], h[PAGANI_N];
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, fmax_q = 0.0;
     int split = -1; /* the parent's split axis (implicit lists) */
@@ -101,7 +112,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
 #pragma unroll
         for (int d = 0; d < PAGANI_N; d++) {
             double l = lower[d * stride + src], w;
-            pagani_gpu_child_box(d, split, side, shape.widths.initial[d],
+            pagani_gpu_child_box(d, split, side, initial[k * PAGANI_N + d],
                                  level[d * stride + src], &l, &w);
             h[d] = w;
             c[d] = l + 0.5 * w;
@@ -123,11 +134,11 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                     xq[d] = fma(((bits >> d) & 1) ? -gen : gen, h[d], c[d]);
                 tuple = shape.corner_weights;
             }
-            fq = pagani_integrand_device(xq, params);
+            fq = pagani_integrand_device(xq, p);
             if (!isfinite(fq)) {
                 if (!reported) {
                     reported = true;
-                    atomicMin(nonfinite,
+                    atomicMin(nonfinite + pagani_gpu_integral_of(offsets, integrals, region),
                               ((unsigned long long)region << 21) | (unsigned long long)q);
                 }
                 fq = 0.0;
@@ -200,27 +211,30 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
 
     /* Split axis: lane d takes axis d; the first largest difference wins,
      * else the first widest axis (as the serial loop picks them). */
-    int k = 0;
+    int split_axis = 0;
     if (PAGANI_N >= 2 && consts[PAGANI_EVC_RATIO] != 0.0) {
         const double diff = lane < PAGANI_N
             ? pagani_fourth_difference(PAGANI_N, consts[PAGANI_EVC_RATIO], fd, lane)
             : 0.0;
         const double dmax = pagani_warp_max(diff);
         if (dmax > 0.0) {
-            k = __ffs(__ballot_sync(0xffffffffu, diff == dmax)) - 1;
+            split_axis = __ffs(__ballot_sync(0xffffffffu, diff == dmax)) - 1;
         } else {
             double l = 0.0, wd = -1.0;
             if (lane < PAGANI_N)
-                pagani_gpu_child_box(lane, split, side, shape.widths.initial[lane],
+                pagani_gpu_child_box(lane, split, side,
+                                     initial[pagani_gpu_integral_of(offsets, integrals,
+                                                                    region) * PAGANI_N +
+                                             lane],
                                      level[lane * stride + src], &l, &wd);
             const double wmax = pagani_warp_max(wd);
-            k = __ffs(__ballot_sync(0xffffffffu, wd == wmax)) - 1;
+            split_axis = __ffs(__ballot_sync(0xffffffffu, wd == wmax)) - 1;
         }
     }
     if (lane == 0) {
         value[region] = volume * r0;
         error[region] = e;
-        axis[region] = (signed char)k;
+        axis[region] = (signed char)split_axis;
         rule_max[region] = (float)fmax_q;
     }
 }

@@ -11,8 +11,9 @@
  *   adjacent, each point's weight tuple, and one table of constants.
  * - How a region's box follows from its list entry: a lower corner and,
  *   per axis, how often the initial width was halved (widths are the
- *   initial ones over powers of two), and, when the list holds parents,
- *   which half of the parent it is.
+ *   initial ones of its integral over powers of two), and, when the list
+ *   holds parents, which half of the parent it is; and which integral of
+ *   a batch a region belongs to.
  * - pagani_gpu_estimate and pagani_gpu_split_axis: the same arithmetic as
  *   pagani_rule_estimate and pagani_rule_split_axis (rules/estimate.c),
  *   reading the constants table instead of a pagani_rule.
@@ -62,12 +63,6 @@
  * below the smallest double), so a level saturates here. */
 #define PAGANI_GPU_MAX_LEVEL 2100
 
-/* The widths of the initial regions, passed by value to the kernels: a
- * region's width along d is initial[d] / 2^level[d], exact in doubles. */
-typedef struct pagani_gpu_widths {
-    double initial[PAGANI_GPU_MAX_DIM];
-} pagani_gpu_widths;
-
 /* The integer shape of a packed rule and of one launch, passed by value to
  * the evaluate kernel (same layout for nvcc, NVRTC and the C compiler). */
 typedef struct pagani_eval_shape {
@@ -80,8 +75,57 @@ typedef struct pagani_eval_shape {
     int error_model;    /* PAGANI_GPU_ERROR_* */
     int tpr;            /* threads per region: 32, 64, 128 or 256 */
     int implicit;       /* regions are the halves of the listed parents */
-    pagani_gpu_widths widths; /* of the job's initial regions */
 } pagani_eval_shape;
+
+/* The integral of item i of a list holding the items of K integrals one
+ * after the other, integral k's at offsets[k] .. offsets[k+1] - 1
+ * (0 <= i < offsets[K]): the last k with offsets[k] <= i, found by binary
+ * search (integrals without items are passed over). A region's initial
+ * widths (initial[k * n + d]: its width along d is that over
+ * 2^level[d], exact in doubles) and parameter block are its integral's. */
+PAGANI_HD int pagani_gpu_integral_of(const int *offsets, int integrals, long long i)
+{
+    int lo = 0, hi = integrals - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (offsets[mid] <= i) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* The same search by the 32 lanes of a warp, 32 candidates a step (log32
+ * K steps, 4 for K = 100,000): while the answer lies in lo .. hi, lane j
+ * tests candidate pagani_gpu_probe(lo, hi, j) (increasing in j, the last
+ * being hi); the m lanes whose candidate starts at or before i are the
+ * first m, and pagani_gpu_narrow(&lo, &hi, m) keeps the candidates
+ * between the last of them and the next. */
+PAGANI_HD int pagani_gpu_probe(int lo, int hi, int j)
+{
+    return lo + (int)(((long long)(j + 1) * (hi - lo) + 31) / 32);
+}
+
+PAGANI_HD void pagani_gpu_narrow(int *lo, int *hi, int m)
+{
+    const int l = *lo, h = *hi;
+    if (m > 0) *lo = pagani_gpu_probe(l, h, m - 1);
+    if (m < 32) *hi = pagani_gpu_probe(l, h, m) - 1;
+}
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+/* pagani_gpu_integral_of for the calling warp: every lane must call it,
+ * with the same i. */
+__device__ __forceinline__ int pagani_gpu_warp_integral_of(const int *offsets,
+                                                           int integrals, long long i)
+{
+    int lo = 0, hi = integrals - 1;
+    while (lo < hi) {
+        const int p = pagani_gpu_probe(lo, hi, (int)(threadIdx.x & 31));
+        pagani_gpu_narrow(&lo, &hi, __popc(__ballot_sync(0xffffffffu, offsets[p] <= i)));
+    }
+    return lo;
+}
+#endif
 
 /* The halving level of a child along axis d: one more on the split axis. */
 PAGANI_HD int pagani_gpu_child_level(int d, int split, int level)

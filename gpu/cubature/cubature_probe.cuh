@@ -7,26 +7,32 @@
  */
 
 /*
- * One warp per region, eight regions per 256-thread block. The warp reads
- * the region's V and E; unless E <= probe_below or E <= probe_relative *
- * |V| it leaves at once. Otherwise lane j takes probes j, j + 32, ...
- * (2^n of them, points npoints + v in the rule's numbering), keeping the
- * largest |f| and per axis the sum of +-|f| (+ on the upper side);
- * butterfly shuffles combine the lanes (exact for the maximum; for the
- * sums the same order on every run). When the probes saw more than the
- * rule's points (rule_max, from the evaluate kernel) by
- * PAGANI_PROBE_RATIO, lane 0 raises E to
- * volume * max |f(probe)| and sets the split axis to the one of the
- * largest |sum|, as the CPU backend does. A NaN or infinite f counts as 0
- * and is reported through *nonfinite like the evaluate kernel's.
+ * One warp per region, eight regions per 256-thread block. The warp finds
+ * the region's integral k (a warp search over offsets) and reads its V
+ * and E; unless E <= probe_below or E <= probe_relative * |V|, k's pair
+ * (probes[2k], probes[2k + 1]; with one integral and probes NULL, the
+ * pair single_below, single_relative), it leaves at once. Otherwise lane
+ * j takes probes j, j + 32, ... (2^n of them, points npoints + v in the
+ * rule's numbering), keeping the largest |f| and per axis the sum of
+ * +-|f| (+ on the upper side); butterfly shuffles combine the lanes
+ * (exact for the maximum; for the sums the same order on every run). When
+ * the probes saw more than the rule's points (rule_max, from the evaluate
+ * kernel) by PAGANI_PROBE_RATIO, lane 0 raises E to volume * max
+ * |f(probe)| and sets the split axis to the one of the largest |sum|, as
+ * the CPU backend does. A NaN or infinite f counts as 0 and is reported
+ * through nonfinite[k] like the evaluate kernel's.
  */
 extern "C" __global__ void __launch_bounds__(256)
 pagani_cubature_probe(const double *__restrict__ lower,
                       const short *__restrict__ level,
                       const signed char *__restrict__ parent_axis,
                       long long stride, long long count,
-                      pagani_eval_shape shape, double probe_below,
-                      double probe_relative, const void *params,
+                      const int *__restrict__ offsets, int integrals,
+                      const double *__restrict__ initial,
+                      pagani_eval_shape shape,
+                      const double *__restrict__ probes, double single_below,
+                      double single_relative, const char *params,
+                      unsigned long long params_stride,
                       const double *__restrict__ value,
                       const float *__restrict__ rule_max,
                       double *__restrict__ error,
@@ -37,8 +43,13 @@ pagani_cubature_probe(const double *__restrict__ lower,
     const long long region = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     const int lane = threadIdx.x & 31;
     if (region >= count) return;
+    const int k = pagani_gpu_warp_integral_of(offsets, integrals, region);
     const double v = value[region], e = error[region];
-    if (!(e <= probe_below || e <= probe_relative * fabs(v))) return;
+    const double below = probes ? probes[2 * k] : single_below;
+    const double relative = probes ? probes[2 * k + 1] : single_relative;
+    if (!(e <= below || e <= relative * fabs(v))) return;
+    const double *w0 = initial + k * PAGANI_N;
+    const void *params_k = params + k * params_stride;
 
     const long long src = shape.implicit ? region >> 1 : region;
     const int split = shape.implicit ? parent_axis[src] : -1;
@@ -47,8 +58,8 @@ pagani_cubature_probe(const double *__restrict__ lower,
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
         double l = lower[d * stride + src], w;
-        pagani_gpu_child_box(d, split, (int)(region & 1), shape.widths.initial[d],
-                             level[d * stride + src], &l, &w);
+        pagani_gpu_child_box(d, split, (int)(region & 1), w0[d], level[d * stride + src],
+                             &l, &w);
         h[d] = w;
         c[d] = l + 0.5 * w;
         volume *= w;
@@ -58,11 +69,11 @@ pagani_cubature_probe(const double *__restrict__ lower,
         double xq[PAGANI_N], a;
 #pragma unroll
         for (int d = 0; d < PAGANI_N; d++) xq[d] = pagani_probe_coordinate(p, d, c[d], h[d]);
-        a = pagani_integrand_device(xq, params);
+        a = pagani_integrand_device(xq, params_k);
         if (!isfinite(a)) {
             if (!reported) {
                 reported = true;
-                atomicMin(nonfinite, ((unsigned long long)region << 21) |
+                atomicMin(nonfinite + k, ((unsigned long long)region << 21) |
                                          (unsigned long long)(shape.npoints + p));
             }
             a = 0.0;
@@ -74,7 +85,7 @@ pagani_cubature_probe(const double *__restrict__ lower,
     }
     probe_max = pagani_warp_max(probe_max);
     if (!pagani_probe_missed(probe_max, (double)rule_max[region])) return;
-    int k = 0;
+    int split_axis = 0;
     double best = -1.0;
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
@@ -82,12 +93,12 @@ pagani_cubature_probe(const double *__restrict__ lower,
         for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
         if (fabs(sum) > best) {
             best = fabs(sum);
-            k = d;
+            split_axis = d;
         }
     }
     if (lane == 0) {
         error[region] = fmax(e, volume * probe_max);
-        axis[region] = (signed char)k;
+        axis[region] = (signed char)split_axis;
     }
 #endif
 }

@@ -2,31 +2,46 @@
  * cuda_cubature.cu - the cubature operations of backend.h on the GPU
  * (DESIGN.md section 5): EVALUATE is the NVRTC kernels of
  * cubature_evaluate.cuh and cubature_probe.cuh, compiled per integrand;
- * CLASSIFY, THRESHOLD_STATS and FILTER_SPLIT are the kernels below, with
- * CUB's scan and radix sort.
+ * CLASSIFY, THRESHOLD_STATS and FILTER_SPLIT are the kernels of
+ * cubature_tiles.cuh and cubature_sorted.cuh, with CUB's scan and radix
+ * sort.
  *
- * Memory: one device allocation (the slab) holds the region lists, carved
- * anew by every setup and reallocated only when a larger job comes. After
- * the first split a list holds the PARENTS of the regions (box and split
- * axis): region i is half i & 1 of parent i / 2, derived where it is read.
- * That halves the boxes stored. A box is its lower corner and, per axis, a
- * 16-bit count of halvings of the initial width (widths are the initial
- * ones over powers of two): 10n + 32 bytes a region in all (was 16n + 32
- * with widths stored as doubles; 1.43 times the regions at n = 8). Small
- * fixed buffers hold reduction partials; each operation's few results go
- * to the host once (written by the kernel into mapped pinned memory).
- * Nothing is allocated per iteration.
+ * Batches: the list holds the regions of K integrals, integral by
+ * integral. The host keeps each integral's region count and, whenever the
+ * counts change (load, filter_split), uploads the layout of batch_layout.h
+ * in one copy: where each integral's regions start, and its tiles at every
+ * level of a sum. A kernel that needs a region's integral (its parameter
+ * block, initial widths, probe and split thresholds) finds it by a search
+ * over the starts (a warp tests 32 candidates a step: log32 K cached
+ * loads), which costs no memory per region; kernels that sum go tile by
+ * tile and know it from the tile. Every sum of an integral depends on its
+ * own regions only, so a batch gives each integral the bits it gets alone
+ * (with the same threads per region, see threads_per_region). A single
+ * integral gets its few per-integral numbers as kernel arguments: no
+ * uploads per iteration.
  *
- * Round trips: classify one per iteration; threshold_stats, during the
- * driver's threshold search, one sorted copy per iteration for lists of
- * up to SORT_STATS_MAX regions (ranked in one kernel up to SMALL_SORT_MAX;
- * then each candidate is a binary search on the host), else one per
- * candidate; filter_split none when the kept count is known from those
- * (the usual case).
+ * Memory: one device allocation (the slab) holds the region lists and
+ * what grows with them (the tiles' partials, CUB's scratch, the sort's
+ * arrays where a box list cannot hold them), carved anew by every setup
+ * and reallocated only when a larger job comes; a second (the batch
+ * block) what grows with K.
+ * After the first split a list holds the PARENTS of the regions (box and
+ * split axis): region i is half i & 1 of parent i / 2, derived where it is
+ * read. That halves the boxes stored. A box is its lower corner and, per
+ * axis, a 16-bit count of halvings of its integral's initial width
+ * (widths are the initial ones over powers of two). Nothing is allocated
+ * per iteration.
  *
- * Determinism: every sum is a fixed tree over fixed block partials (no
- * floating-point atomics), the grid size a function of the region count
- * alone, so a run repeated on the same device gives the same bits.
+ * Round trips: classify one per iteration (the K integrals' sums, one
+ * transfer); threshold_stats one sorted copy per iteration for the
+ * integrals of up to HOST_STATS_MAX regions (then each candidate is a
+ * binary search on the host), one per candidate for larger ones;
+ * filter_split none when every integral's kept count is known from those
+ * (the usual case), else one.
+ *
+ * Determinism: every sum is a fixed tree over fixed tiles (no
+ * floating-point atomics), so a run repeated on the same device gives the
+ * same bits.
  */
 #include <climits>
 #include <cstddef>
@@ -43,357 +58,82 @@
 #include "gpu/cuda_internal.h"
 #include "gpu/jit/cuda_integrand.h"
 #include "gpu/jit/cuda_module.h"
+#include "gpu/cubature/batch_layout.h"
 #include "gpu/cubature/rule_pack.h"
 #include "gpu/cubature/cubature_kernel_src.h" /* generated: pagani_cubature_kernel_src */
 
-#define RED_THREADS 256   /* threads of the reduction and split kernels */
-#define RED_BLOCKS 1024   /* most blocks of a reduction (partials kept) */
+#define RED_THREADS 256   /* threads of the tile, sort and split kernels */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
 #define PROBE_REGIONS 8   /* regions (warps) of a probe block */
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
-#define SORT_STATS_MAX 131072 /* threshold statistics from a sorted copy up to
-                                 this many regions, else a reduction each */
-#define SMALL_SORT_MAX 4096   /* sorted statistics by ranking up to this many */
+#define HOST_STATS_MAX 131072 /* threshold statistics of an integral of up to
+                                 this many regions from the sorted copy on the
+                                 host, else a reduction on the device each */
+#define SMALL_SORT_MAX 4096   /* lists sorted by ranking up to this many */
 
-/* ---- sums ------------------------------------------------------------ */
+#include "gpu/cubature/cubature_tiles.cuh"
+#include "gpu/cubature/cubature_sorted.cuh"
 
-/* Classify sums of a set of regions ("active": not finished). */
-struct csum {
-    double v, e, av, ae, mn, mx;
-    long long na;
-};
-
-/* Threshold statistics: active regions with E <= t. */
-struct tsum {
-    long long c;
-    double v, e;
-};
-
-/* What the reduction kernels hand back (to mapped pinned memory). */
-struct cuda_results {
-    csum cls;
-    unsigned long long nonfinite;  /* region << 21 | point, or all ones */
-    tsum thr;
-    long long kept;
-};
-static_assert(sizeof(cuda_results) <= 512, "results fit their slot");
-static_assert(sizeof(tsum) <= sizeof(csum), "threshold partials fit");
 static_assert(PAGANI_GPU_MAX_DIM == PAGANI_MAX_CUBATURE_DIM, "region boxes hold every axis");
+static_assert(HOST_STATS_MAX <= 32 * CARRY_PER_LANE * TILE, "carry_kernel covers them");
+static_assert(sizeof(integral_sums) >= sizeof(tsum) &&
+              sizeof(integral_sums) >= 2 * sizeof(long long),
+              "a result slot per integral holds the other results");
 
-__device__ __forceinline__ csum csum_zero()
-{
-    csum s = {0.0, 0.0, 0.0, 0.0, HUGE_VAL, -HUGE_VAL, 0};
-    return s;
-}
+/* ---- FILTER_SPLIT's split -------------------------------------------- */
 
-struct csum_add {
-    __device__ csum operator()(const csum &a, const csum &b) const
-    {
-        csum r;
-        r.v = a.v + b.v;
-        r.e = a.e + b.e;
-        r.av = a.av + b.av;
-        r.ae = a.ae + b.ae;
-        r.mn = fmin(a.mn, b.mn);
-        r.mx = fmax(a.mx, b.mx);
-        r.na = a.na + b.na;
-        return r;
-    }
-};
-
-struct tsum_add {
-    __device__ tsum operator()(const tsum &a, const tsum &b) const
-    {
-        tsum r = {a.c + b.c, a.v + b.v, a.e + b.e};
-        return r;
-    }
-};
-
-/* Loads of other blocks' partials, bypassing L1. */
-__device__ __forceinline__ csum load_partial(const csum *p)
-{
-    csum s;
-    s.v = __ldcg(&p->v);
-    s.e = __ldcg(&p->e);
-    s.av = __ldcg(&p->av);
-    s.ae = __ldcg(&p->ae);
-    s.mn = __ldcg(&p->mn);
-    s.mx = __ldcg(&p->mx);
-    s.na = __ldcg(&p->na);
-    return s;
-}
-
-__device__ __forceinline__ tsum load_partial(const tsum *p)
-{
-    tsum s;
-    s.c = __ldcg(&p->c);
-    s.v = __ldcg(&p->v);
-    s.e = __ldcg(&p->e);
-    return s;
-}
-
-/* A fixed-shape tree over the block's RED_THREADS values: deterministic. */
-template <typename S, typename Op>
-__device__ S block_reduce(S *buf, S v, Op op)
-{
-    buf[threadIdx.x] = v;
-    __syncthreads();
-    for (int s = RED_THREADS / 2; s > 0; s >>= 1) {
-        if (threadIdx.x < s) buf[threadIdx.x] = op(buf[threadIdx.x], buf[threadIdx.x + s]);
-        __syncthreads();
-    }
-    v = buf[0];
-    __syncthreads();
-    return v;
-}
-
-/*
- * Grid-wide reduction ending in the last block: each block writes its
- * partial, the block that finishes last (a ticket from *counter) sums all
- * partials in index order and returns true with the total, resetting the
- * counter for the next launch. Deterministic: the order depends on the
- * grid size only, never on which block finishes last.
- */
-template <typename S, typename Op>
-__device__ bool grid_reduce(S *buf, S mine, S zero, Op op, S *partials,
-                            unsigned int *counter, S *total)
-{
-    __shared__ bool last;
-    S b = block_reduce(buf, mine, op);
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = b;
-        __threadfence();
-        last = atomicAdd(counter, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return false;
-    __threadfence();
-    S acc = zero;
-    for (unsigned int k = threadIdx.x; k < gridDim.x; k += RED_THREADS)
-        acc = op(acc, load_partial(partials + k));
-    *total = block_reduce(buf, acc, op);
-    if (threadIdx.x == 0) *counter = 0;
-    return true;
-}
-
-/* ---- CLASSIFY -------------------------------------------------------- */
-
-__device__ __forceinline__ void classify_one(csum &acc, unsigned char *active,
-                                             long long i, double v, double e,
-                                             int relerr, double epsrel,
-                                             double negligible)
-{
-    const bool act = e > negligible && (!relerr || e > epsrel * fabs(v));
-    active[i] = act;
-    acc.v += v;
-    acc.e += e;
-    if (act) {
-        acc.av += v;
-        acc.ae += e;
-        acc.mn = fmin(acc.mn, e);
-        acc.mx = fmax(acc.mx, e);
-        acc.na++;
-    }
-}
-
-/*
- * Two-level error and relative-error classification, fused with the sums.
- * With parents one thread takes a sibling pair (2u, 2u+1): it reads both
- * values and the parent's value (parent[u]), updates both errors (Berntsen:
- * diff = |V_L + V_R - V_P| / 4, E *= 1 + 2 diff / (E_L + E_R), E += diff)
- * and classifies both (active iff E > negligible and, when relerr, also
- * E > epsrel |V|). Without
- * parents one thread takes one region. Threads stride over the units by
- * the grid; the sums go through grid_reduce; the last block also moves the
- * evaluate kernel's NaN report into the results and re-arms it.
- */
-__global__ void __launch_bounds__(RED_THREADS)
-classify_kernel(const double *__restrict__ value, double *__restrict__ error,
-                const double *__restrict__ parent, unsigned char *__restrict__ active,
-                long long count, int has_parents, int relerr, double epsrel,
-                double negligible, csum *partials, unsigned int *counter, cuda_results *res,
-                unsigned long long *nonfinite)
-{
-    __shared__ csum buf[RED_THREADS];
-    csum acc = csum_zero(), total;
-    const long long units = has_parents ? (count + 1) / 2 : count;
-    const long long step = (long long)gridDim.x * RED_THREADS;
-
-    for (long long u = (long long)blockIdx.x * RED_THREADS + threadIdx.x; u < units;
-         u += step) {
-        if (has_parents && 2 * u + 1 < count) {
-            const long long i = 2 * u;
-            const double vl = value[i], vr = value[i + 1];
-            double el = error[i], er = error[i + 1];
-            const double diff = fabs(vl + vr - parent[u]) / 4;
-            const double sum = el + er;
-            if (sum > 0) {
-                el *= 1 + 2 * diff / sum;
-                er *= 1 + 2 * diff / sum;
-            }
-            el += diff;
-            er += diff;
-            error[i] = el;
-            error[i + 1] = er;
-            classify_one(acc, active, i, vl, el, relerr, epsrel, negligible);
-            classify_one(acc, active, i + 1, vr, er, relerr, epsrel, negligible);
-        } else {
-            const long long i = has_parents ? 2 * u : u;
-            classify_one(acc, active, i, value[i], error[i], relerr, epsrel, negligible);
-        }
-    }
-    if (grid_reduce(buf, acc, csum_zero(), csum_add(), partials, counter, &total) &&
-        threadIdx.x == 0) {
-        if (total.na == 0) total.mn = total.mx = 0.0;
-        res->cls = total;
-        res->nonfinite = *nonfinite;
-        *nonfinite = ~0ULL;
-    }
-}
-
-/* ---- THRESHOLD_STATS ------------------------------------------------- */
-
-/* Count, value and error of the active regions with E <= t: one thread per
- * region (grid-strided), sums through grid_reduce. */
-__global__ void __launch_bounds__(RED_THREADS)
-threshold_kernel(const double *__restrict__ value, const double *__restrict__ error,
-                 const unsigned char *__restrict__ active, long long count, double t,
-                 tsum *partials, unsigned int *counter, cuda_results *res)
-{
-    __shared__ tsum buf[RED_THREADS];
-    tsum acc = {0, 0.0, 0.0}, total;
-    const long long step = (long long)gridDim.x * RED_THREADS;
-
-    for (long long i = (long long)blockIdx.x * RED_THREADS + threadIdx.x; i < count;
-         i += step) {
-        if (active[i] && error[i] <= t) {
-            acc.c++;
-            acc.v += value[i];
-            acc.e += error[i];
-        }
-    }
-    if (grid_reduce(buf, acc, tsum{0, 0.0, 0.0}, tsum_add(), partials, counter, &total) &&
-        threadIdx.x == 0)
-        res->thr = total;
-}
-
-/* The sort key of region i: an active region's E, an inactive one's a NaN
- * (sorted after every number, +inf included). */
-__device__ __forceinline__ double sort_key(const double *error, const unsigned char *active,
-                                           long long i)
-{
-    return active[i] ? error[i] : __longlong_as_double(0x7ff8000000000000LL);
-}
-
-/*
- * The sorted statistics of a list of at most SMALL_SORT_MAX regions in one
- * launch, by ranking instead of sorting: one warp per region i, its lanes
- * striding over all regions j, counts the active regions ordered before or
- * at i (by E, ties by index, as a stable sort orders them) and sums their V
- * and E; a fixed shuffle tree combines the lanes. Lane 0 writes, at i's
- * rank, E_i and the two prefix sums (pitch SORT_STATS_MAX). Inactive
- * regions are left out. Quadratic work, but spread over the whole GPU: at
- * these sizes far quicker than a sort, which would run on one SM or take
- * several launches.
- */
-__global__ void __launch_bounds__(RED_THREADS)
-rank_stats_kernel(const double *__restrict__ value, const double *__restrict__ error,
-                  const unsigned char *__restrict__ active, long long count,
-                  double *__restrict__ sorted)
-{
-    const int lane = threadIdx.x & 31;
-    const long long i = (long long)blockIdx.x * (RED_THREADS / 32) + threadIdx.x / 32;
-    if (i >= count || !active[i]) return; /* the whole warp */
-    const double ei = error[i];
-    long long before = 0;
-    double sv = 0.0, se = 0.0;
-    for (long long j = lane; j < count; j += 32) {
-        const double ej = error[j];
-        if (active[j] && (ej < ei || (ej == ei && j <= i))) {
-            before++;
-            sv += value[j];
-            se += ej;
-        }
-    }
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        before += __shfl_down_sync(0xffffffffu, before, offset);
-        sv += __shfl_down_sync(0xffffffffu, sv, offset);
-        se += __shfl_down_sync(0xffffffffu, se, offset);
-    }
-    if (lane == 0) {
-        sorted[before - 1] = ei;
-        sorted[SORT_STATS_MAX + before - 1] = sv;
-        sorted[2 * SORT_STATS_MAX + before - 1] = se;
-    }
-}
-
-/* Keys (sort_key) and values (V) for the device sort of larger lists. One
- * thread per region. */
-__global__ void __launch_bounds__(RED_THREADS)
-sort_keys_kernel(const double *__restrict__ value, const double *__restrict__ error,
-                 const unsigned char *__restrict__ active, long long count,
-                 double *__restrict__ keys, double *__restrict__ values)
-{
-    const long long i = (long long)blockIdx.x * RED_THREADS + threadIdx.x;
-    if (i >= count) return;
-    keys[i] = sort_key(error, active, i);
-    values[i] = value[i];
-}
-
-/* ---- FILTER_SPLIT ---------------------------------------------------- */
-
-/* Whether region i stays: active, and (with a threshold t >= 0) not among
- * those threshold_stats counts (E <= t), so kept = active - that count. */
-struct keep_op {
+/* The kept flag of item i of the scan over count + 1 items (the last, 0,
+ * makes the scan's last entry the total): active, and with a threshold
+ * t >= 0 not E <= t. With several integrals mark_kept_kernel has applied
+ * theirs and t is -1; a single integral's is applied here, sparing that
+ * pass. */
+struct kept_flag {
     const unsigned char *active;
     const double *error;
     double t;
+    long long count;
     __host__ __device__ int operator()(int i) const
     {
-        return active[i] && (t < 0 || !(error[i] <= t));
+        return i < count && active[i] && (t < 0 || !(error[i] <= t));
     }
 };
 
-typedef thrust::transform_iterator<keep_op, thrust::counting_iterator<int>, int> keep_iter;
+typedef thrust::transform_iterator<kept_flag, thrust::counting_iterator<int>, int> kept_iter;
 
 /*
- * One thread per region: a kept region i (scan[i] = j, its rank among the
- * kept) becomes parent j of the next list: its box (lower corner and
- * halving levels, read, or derived from its own parent when the list is
- * implicit) goes to slot j of the other buffer with its split axis, and
- * its value to parent[j] for the next two-level error. Its halves,
- * regions 2j and 2j+1, are never stored.
+ * One thread per region: a kept region i (kept(i); scan[i] = j, its rank
+ * among the kept) becomes parent j of the next
+ * list: its box (lower corner and halving levels, read, or derived from
+ * its own parent when the list is implicit, with its integral's initial
+ * widths) goes to slot j of the other buffer with its split axis, and its
+ * value to parent[j] for the next two-level error. Its halves, regions 2j
+ * and 2j+1, are never stored.
  */
 __global__ void __launch_bounds__(RED_THREADS)
-split_kernel(int n, long long stride, long long count, int implicit, pagani_gpu_widths widths,
+split_kernel(int n, long long stride, long long count, int implicit,
+             const int *__restrict__ offsets, int integrals, const double *__restrict__ initial,
              const double *__restrict__ lower, const short *__restrict__ level,
              const signed char *__restrict__ parent_axis,
              double *__restrict__ next_lower, short *__restrict__ next_level,
              signed char *__restrict__ next_parent_axis,
              const signed char *__restrict__ axis, const double *__restrict__ value,
-             double *__restrict__ parent, const int *__restrict__ scan, keep_op keep)
+             double *__restrict__ parent, const int *__restrict__ scan, kept_flag kept)
 {
     const long long i = (long long)blockIdx.x * RED_THREADS + threadIdx.x;
-    if (i >= count || !keep((int)i)) return;
+    if (i >= count || !kept((int)i)) return;
     const long long j = scan[i];
     const long long src = implicit ? i >> 1 : i;
     const int split = implicit ? parent_axis[src] : -1, side = (int)(i & 1);
+    const double *w0 = initial + (long long)pagani_gpu_integral_of(offsets, integrals, i) * n;
     for (int d = 0; d < n; d++) {
         const int k = level[d * stride + src];
         double l = lower[d * stride + src], w;
-        pagani_gpu_child_box(d, split, side, widths.initial[d], k, &l, &w);
+        pagani_gpu_child_box(d, split, side, w0[d], k, &l, &w);
         next_lower[d * stride + j] = l;
         next_level[d * stride + j] = (short)pagani_gpu_child_level(d, split, k);
     }
     next_parent_axis[j] = axis[i];
     parent[j] = value[i];
-}
-
-/* One thread: the number of kept regions, from the scan's last entry. */
-__global__ void kept_kernel(const int *scan, long long count, keep_op keep,
-                            cuda_results *res)
-{
-    res->kept = (long long)scan[count - 1] + keep((int)(count - 1));
 }
 
 /* ---- state ----------------------------------------------------------- */
@@ -414,47 +154,66 @@ struct cuda_cubature {
     long long stride;          /* entries of a box list: >= capacity / 2 */
     double *lower[2];          /* lower corners, and per axis how often */
     short *level[2];           /* the initial width was halved */
-    pagani_gpu_widths widths;  /* the initial widths (from load) */
     signed char *parent_axis[2];
     int cur;
     int implicit;              /* list cur holds parents (after a split) */
     double *value, *error, *parent;
     signed char *axis;
     unsigned char *active;
-    int *scan;
-    void *scan_temp;
-    size_t scan_temp_bytes;
-    /* fixed small buffers */
-    csum *partials;            /* RED_BLOCKS partials (tsum fits too) */
-    unsigned int *counter;
-    cuda_results *results;
-    unsigned long long *nonfinite;
+    int *scan;                 /* capacity + 1 */
+    void *temp;                /* CUB's scratch: the scan, the sorts */
+    size_t temp_bytes;
+    csum *partials[2];         /* tile partials of alternate levels */
+    long long most_tiles;      /* tiles of one level, at most */
+    char *sort_scratch;        /* the sort's arrays (sort_pointers), or NULL:
+                                  they overlay the free box list */
+    /* the batch block: per integral (K = integrals) */
+    void *batch;
+    size_t batch_bytes;
+    int integrals;
+    int *offsets;              /* the layout's rows (batch_layout.h) */
+    double *initial;           /* initial widths [k * n + d] */
+    unsigned long long *nonfinite; /* NaN report per integral */
+    double *probes;            /* probe_below, probe_relative per integral */
+    double *thresholds;
+    classify_request *requests;
+    unsigned int *ticket;      /* threshold_kernel's, 0 between launches */
+    unsigned int *tickets;     /* classify_kernel's per integral, likewise */
+    char *params;              /* parameter blocks, params_stride apart */
+    unsigned long long params_stride;
+    /* per-integral results: mapped pinned memory (results_dev its device
+     * address), else a device buffer copied to results_host */
+    void *results_host, *results_dev;
+    size_t results_bytes;
+    int results_mapped;
+    /* host, per integral */
+    size_t host_integrals;     /* what these hold */
+    long long *counts;         /* regions */
+    long long *active_counts;  /* from classify, -1: unknown */
+    double *device_thresholds; /* the last threshold counted on the device */
+    long long *device_counts;  /* and its count, -1: none */
+    int *layout;               /* the layout (batch_layout.h) */
+    int levels;
+    int layout_stale;          /* not yet on the device (one integral: kernels
+                                  need it there only for a few steps) */
+    double *initial_host;
+    double *probes_host;
+    long long count;           /* regions in the list */
+    /* Threshold statistics of integrals of up to HOST_STATS_MAX regions:
+     * the sorted errors, tile prefix sums and carries (pinned), made once
+     * per classify. */
+    double *host_sorted;
+    size_t host_sorted_doubles;
+    int sorted_valid;
+    /* the rule */
     double *consts;            /* PAGANI_EVC_SIZE */
     double *dense;             /* the dense offset table, then the tuples */
     int *tuples;
     size_t points_bytes;
-    void *params;
-    size_t params_bytes;
-    /* the job */
     pagani_packed_rule packed;
     int have_packed;
     const pagani_rule *rule;
     cudaKernel_t evaluate, probe;
-    /* Threshold statistics of a list of at most SORT_STATS_MAX regions:
-     * the active errors sorted on the device, with prefix sums of V and E
-     * in that order, copied once per classify to the host, where each
-     * candidate threshold is a binary search. */
-    double *sort_buf;          /* device: 6 arrays of SORT_STATS_MAX: keys,
-                                  values, sorted values, then as on the host */
-    void *sort_temp, *psum_temp;
-    size_t sort_temp_bytes, psum_temp_bytes;
-    double *host_sorted;       /* pinned: sorted E, prefix V, prefix E */
-    long long sorted_count;    /* active regions in host_sorted, -1: stale */
-    /* counts known on the host: filter_split then needs no transfer */
-    long long active_count;    /* from the last classify, -1: unknown */
-    int have_threshold;
-    double threshold;
-    long long threshold_count;
 };
 
 static size_t align_up(size_t x)
@@ -462,13 +221,31 @@ static size_t align_up(size_t x)
     return (x + 255) & ~(size_t)255;
 }
 
-/* Lays the region lists out from base (NULL: only measures): two box lists
- * of `stride` entries (parents), and per region of the capacity its value,
- * error, axis, flag and scan slot, and per pair the parent's value. */
+/* Bytes of one box list (lower corners, levels, split axes). */
+static size_t box_list_bytes(int n, long long stride)
+{
+    size_t entries = (size_t)n * (size_t)stride;
+    return align_up(entries * sizeof(double)) + align_up(entries * sizeof(short)) +
+           align_up((size_t)stride);
+}
+
+/* Bytes of the sort's arrays: three of doubles and one of ints. */
+static size_t sort_bytes(long long capacity)
+{
+    return 3 * align_up((size_t)capacity * sizeof(double)) +
+           align_up((size_t)capacity * sizeof(int));
+}
+
+/* Lays the slab out from base (NULL: only measures): two box lists of
+ * `stride` entries (parents), per region of the capacity its value, error,
+ * axis, flag and scan slot, per pair the parent's value, the tile
+ * partials, CUB's scratch, and the sort's arrays unless a box list can
+ * hold them (sort_scratch NULL then). */
 static size_t carve(cuda_cubature *c, char *base, int n, long long capacity,
-                    long long stride, size_t scan_temp)
+                    long long stride, long long most_tiles, size_t temp)
 {
     size_t at = 0, entries = (size_t)n * (size_t)stride;
+    const int dedicated = box_list_bytes(n, stride) < sort_bytes(capacity);
 #define CARVE(ptr, type, bytes)                                              \
     do {                                                                     \
         if (base) (ptr) = (type)(base + at);                                 \
@@ -484,10 +261,26 @@ static size_t carve(cuda_cubature *c, char *base, int n, long long capacity,
     CARVE(c->parent, double *, (size_t)stride * sizeof(double));
     CARVE(c->axis, signed char *, (size_t)capacity);
     CARVE(c->active, unsigned char *, (size_t)capacity);
-    CARVE(c->scan, int *, (size_t)capacity * sizeof(int));
-    CARVE(c->scan_temp, void *, scan_temp);
+    CARVE(c->scan, int *, ((size_t)capacity + 1) * sizeof(int));
+    CARVE(c->partials[0], csum *, (size_t)most_tiles * sizeof(csum));
+    CARVE(c->partials[1], csum *, (size_t)most_tiles * sizeof(csum));
+    CARVE(c->temp, void *, temp);
+    if (base) c->sort_scratch = NULL;
+    if (dedicated) CARVE(c->sort_scratch, char *, sort_bytes(capacity));
 #undef CARVE
     return at;
+}
+
+/* The sort's arrays: three of doubles (keys, then the sorted errors and
+ * the prefix sums, pitch *pitch bytes) and one of ints, in the dedicated
+ * scratch or in the box list that is not current (free from classify to
+ * filter_split, which writes it). */
+static void sort_pointers(const cuda_cubature *c, double **rows, size_t *pitch, int **index)
+{
+    char *base = c->sort_scratch ? c->sort_scratch : (char *)c->lower[1 - c->cur];
+    *pitch = align_up((size_t)c->capacity * sizeof(double));
+    *rows = (double *)base;
+    *index = (int *)(base + 3 * *pitch);
 }
 
 static size_t cu_bytes_per_region(int n)
@@ -498,12 +291,40 @@ static size_t cu_bytes_per_region(int n)
            + 2 * sizeof(double)             /* value, error */
            + sizeof(double) / 2             /* parent value per pair */
            + 2 + sizeof(int)                /* axis, active, scan */
+           + 1                              /* tile partials */
+           + (n < 6 ? 3 * sizeof(double) + sizeof(int) : 0) /* the sort's
+                                         arrays, unless a box list holds them */
            + 5;                             /* alignment and CUB scratch */
 }
 
 size_t cuda_cubature_bytes_held(const cuda_state *st)
 {
-    return st->cubature ? st->cubature->slab_bytes : 0;
+    return st->cubature ? st->cubature->slab_bytes + st->cubature->batch_bytes : 0;
+}
+
+/* The host's arrays per integral. */
+static void free_host_integrals(cuda_cubature *c)
+{
+    free(c->counts);
+    free(c->active_counts);
+    free(c->device_thresholds);
+    free(c->device_counts);
+    free(c->layout);
+    free(c->initial_host);
+    free(c->probes_host);
+    c->counts = c->active_counts = c->device_counts = NULL;
+    c->device_thresholds = c->initial_host = c->probes_host = NULL;
+    c->layout = NULL;
+    c->host_integrals = 0;
+}
+
+/* The per-integral results buffer (both forms). */
+static void free_results(cuda_cubature *c)
+{
+    if (c->results_host) cudaFreeHost(c->results_host);
+    if (!c->results_mapped) cudaFree(c->results_dev);
+    c->results_host = c->results_dev = NULL;
+    c->results_bytes = 0;
 }
 
 void cuda_cubature_free(cuda_state *st)
@@ -511,43 +332,30 @@ void cuda_cubature_free(cuda_state *st)
     cuda_cubature *c = st->cubature;
     if (!c) return;
     cudaFree(c->slab);
-    cudaFree(c->partials);
+    cudaFree(c->batch);
+    cudaFree(c->consts);
     cudaFree(c->dense);
-    cudaFree(c->params);
-    cudaFree(c->sort_buf);
+    free_results(c);
     if (c->host_sorted) cudaFreeHost(c->host_sorted);
+    free_host_integrals(c);
     pagani_packed_rule_free(&c->packed);
     free(c);
     st->cubature = NULL;
 }
 
-/* The fixed small buffers, in one allocation. */
+/* The state and its rule constants. */
 static int make_state(cuda_state *st)
 {
-    pagani_context *ctx = st->ctx;
     cuda_cubature *c = (cuda_cubature *)calloc(1, sizeof *c);
-    char *small;
-    size_t at = 0;
-
     cudaError_t err;
 
-    if (!c) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "CUDA cubature state");
-    err = cudaMalloc((void **)&small, align_up(RED_BLOCKS * sizeof(csum)) + 4 * 256 +
-                                          align_up(PAGANI_EVC_SIZE * sizeof(double)));
+    if (!c) return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "CUDA cubature state");
+    err = cudaMalloc((void **)&c->consts, PAGANI_EVC_SIZE * sizeof(double));
     if (err != cudaSuccess) {
         free(c);
-        return cuda_fail(ctx, err, "cudaMalloc (reduction buffers)");
+        return cuda_fail(st->ctx, err, "cudaMalloc (rule constants)");
     }
     st->cubature = c;
-    c->active_count = -1;
-    c->sorted_count = -1;
-    c->partials = (csum *)small;
-    at = align_up(RED_BLOCKS * sizeof(csum));
-    c->counter = (unsigned int *)(small + at);
-    c->nonfinite = (unsigned long long *)(small + at + 256);
-    c->results = (cuda_results *)(small + at + 512);
-    c->consts = (double *)(small + at + 1024);
-    CUDA_TRY(ctx, cudaMemsetAsync(c->counter, 0, sizeof(unsigned int), st->stream));
     return PAGANI_OK;
 }
 
@@ -555,7 +363,9 @@ static int make_state(cuda_state *st)
  * while the regions alone would leave it idle (first iterations), up to 256
  * and to 4 points a thread. PAGANI_CUDA_EVAL_THREADS overrides. A region's
  * sums depend on it, and it depends on the region count only: the results
- * stay deterministic. */
+ * stay deterministic. Rules of fewer than 128 points (n <= 3 and the
+ * degree-7 rules up to n = 5) always get 32: then a batch gives each
+ * integral the bits it gets alone. */
 static int threads_per_region(const cuda_state *st, long long count, int npoints)
 {
     const long long fill = (long long)st->sm_count * 1024;
@@ -563,6 +373,19 @@ static int threads_per_region(const cuda_state *st, long long count, int npoints
     if (st->eval_threads) return st->eval_threads;
     while (t < 256 && t * count < fill && t * 4 <= npoints) t *= 2;
     return t;
+}
+
+/* Reallocates the device buffer *buf of *bytes when it holds less than
+ * `need` (its contents are not kept). */
+static int grow(cuda_state *st, void **buf, size_t *bytes, size_t need)
+{
+    if (need <= *bytes) return PAGANI_OK;
+    cudaFree(*buf);
+    *buf = NULL;
+    *bytes = 0;
+    CUDA_TRY(st->ctx, cudaMalloc(buf, need));
+    *bytes = need;
+    return PAGANI_OK;
 }
 
 /* Packs and uploads the job's rule unless the same (n, degree) is there. */
@@ -587,13 +410,8 @@ static int upload_rule(cuda_state *st, const pagani_rule *rule)
         size_t ne = (size_t)c->packed.shape.nexplicit;
         size_t dense = align_up(ne * (size_t)rule->n * sizeof(double));
         bytes = dense + ne * sizeof(int);
-        if (bytes > c->points_bytes) {
-            cudaFree(c->dense);
-            c->dense = NULL;
-            c->points_bytes = 0;
-            CUDA_TRY(ctx, cudaMalloc((void **)&c->dense, bytes));
-            c->points_bytes = bytes;
-        }
+        if ((rc = grow(st, (void **)&c->dense, &c->points_bytes, bytes)) != PAGANI_OK)
+            return rc;
         c->tuples = (int *)((char *)c->dense + dense);
         if (ne) {
             CUDA_TRY(ctx, cudaMemcpyAsync(c->dense, c->packed.dense,
@@ -610,17 +428,206 @@ static int upload_rule(cuda_state *st, const pagani_rule *rule)
     return PAGANI_OK;
 }
 
+/* ---- buffers per integral -------------------------------------------- */
+
+/* Rows of the layout (batch_layout.h) for K integrals. */
+static size_t layout_ints(int integrals)
+{
+    return (size_t)(PAGANI_GPU_MAX_LEVELS + 1) * ((size_t)integrals + 1);
+}
+
+/* The host's per-integral arrays for K integrals. */
+static int host_integrals(cuda_state *st, int integrals)
+{
+    cuda_cubature *c = st->cubature;
+    const size_t k = (size_t)integrals;
+
+    if (c->host_integrals >= k) return PAGANI_OK;
+    free_host_integrals(c);
+    c->counts = (long long *)malloc(k * sizeof(long long));
+    c->active_counts = (long long *)malloc(k * sizeof(long long));
+    c->device_thresholds = (double *)malloc(k * sizeof(double));
+    c->device_counts = (long long *)malloc(k * sizeof(long long));
+    c->layout = (int *)malloc(layout_ints(integrals) * sizeof(int));
+    c->initial_host = (double *)malloc(k * PAGANI_GPU_MAX_DIM * sizeof(double));
+    c->probes_host = (double *)malloc(2 * k * sizeof(double));
+    if (!c->counts || !c->active_counts || !c->device_thresholds || !c->device_counts ||
+        !c->layout || !c->initial_host || !c->probes_host) {
+        free_host_integrals(c);
+        return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "the host's lists of %d "
+                           "integrals", integrals);
+    }
+    c->host_integrals = k;
+    return PAGANI_OK;
+}
+
+/* Lays the batch block out from base (NULL: only measures). */
+static size_t carve_batch(cuda_cubature *c, char *base, int integrals, int n,
+                          size_t params_bytes)
+{
+    size_t at = 0, k = (size_t)integrals;
+#define CARVE(ptr, type, bytes)                                              \
+    do {                                                                     \
+        if (base) (ptr) = (type)(base + at);                                 \
+        at += align_up(bytes);                                               \
+    } while (0)
+    CARVE(c->offsets, int *, layout_ints(integrals) * sizeof(int));
+    CARVE(c->initial, double *, k * (size_t)n * sizeof(double));
+    CARVE(c->nonfinite, unsigned long long *, k * sizeof(unsigned long long));
+    CARVE(c->probes, double *, 2 * k * sizeof(double));
+    CARVE(c->thresholds, double *, k * sizeof(double));
+    CARVE(c->requests, classify_request *, k * sizeof(classify_request));
+    CARVE(c->ticket, unsigned int *, sizeof(unsigned int));
+    CARVE(c->tickets, unsigned int *, k * sizeof(unsigned int));
+    CARVE(c->params, char *, params_bytes);
+#undef CARVE
+    return at;
+}
+
+/* The results buffer for K integrals: mapped pinned memory where the
+ * device can map it, so kernels write the results straight to the host. */
+static int results_buffer(cuda_state *st, int integrals)
+{
+    cuda_cubature *c = st->cubature;
+    size_t bytes = (size_t)integrals * sizeof(integral_sums);
+
+    if (bytes <= c->results_bytes) return PAGANI_OK;
+    free_results(c);
+    CUDA_TRY(st->ctx, cudaHostAlloc(&c->results_host, bytes, cudaHostAllocMapped));
+    c->results_mapped = cudaHostGetDevicePointer(&c->results_dev, c->results_host, 0) ==
+                        cudaSuccess;
+    if (!c->results_mapped) {
+        (void)cudaGetLastError();
+        c->results_dev = NULL;
+        CUDA_TRY(st->ctx, cudaMalloc(&c->results_dev, bytes));
+    }
+    c->results_bytes = bytes;
+    return PAGANI_OK;
+}
+
+/* Waits for the stream and makes the first `bytes` of the results
+ * readable in results_host. */
+static int fetch_results(cuda_state *st, size_t bytes)
+{
+    cuda_cubature *c = st->cubature;
+    if (!c->results_mapped)
+        CUDA_TRY(st->ctx, cudaMemcpyAsync(c->results_host, c->results_dev, bytes,
+                                          cudaMemcpyDeviceToHost, st->stream));
+    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
+    return PAGANI_OK;
+}
+
+/* Uploads the layout unless the device has it (one copy). */
+static int ensure_layout(cuda_state *st)
+{
+    cuda_cubature *c = st->cubature;
+    if (!c->layout_stale) return PAGANI_OK;
+    CUDA_TRY(st->ctx, cudaMemcpyAsync(c->offsets, c->layout,
+                                      (size_t)(c->levels + 1) * ((size_t)c->integrals + 1) *
+                                          sizeof(int),
+                                      cudaMemcpyHostToDevice, st->stream));
+    c->layout_stale = 0;
+    return PAGANI_OK;
+}
+
+/* Builds the layout from c->counts and, with several integrals, uploads it
+ * (a single integral's kernels read their bounds from their arguments);
+ * what the host knew of the old list is forgotten. */
+static int new_layout(cuda_state *st)
+{
+    cuda_cubature *c = st->cubature;
+    const int K = c->integrals;
+    const int levels = pagani_gpu_layout(c->counts, K, c->layout);
+    int rc;
+
+    if (levels < 0)
+        return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "a list of more regions than "
+                           "the CUDA backend indexes (2^31 - 2)");
+    c->levels = levels;
+    c->count = c->layout[K];
+    c->layout_stale = 1;
+    if (K > 1 && (rc = ensure_layout(st)) != PAGANI_OK) return rc;
+    for (int k = 0; k < K; k++) {
+        c->active_counts[k] = -1;
+        c->device_counts[k] = -1;
+    }
+    c->sorted_valid = 0;
+    return PAGANI_OK;
+}
+
+/* Row `level` of the layout: on the host, and where kernels read it. */
+static const int *host_row(const cuda_cubature *c, int level)
+{
+    return c->layout + (size_t)level * ((size_t)c->integrals + 1);
+}
+
+static const int *device_row(const cuda_cubature *c, int level)
+{
+    return c->offsets + (size_t)level * ((size_t)c->integrals + 1);
+}
+
+/* The launch over all tiles of level `level` (reading its items). */
+static tiling all_tiles(const cuda_cubature *c, int level)
+{
+    tiling tl;
+    tl.in_off = device_row(c, level);
+    tl.out_off = device_row(c, level + 1);
+    tl.integrals = c->integrals;
+    tl.items = host_row(c, level)[c->integrals];
+    tl.first = 0;
+    tl.tiles = host_row(c, level + 1)[c->integrals];
+    tl.only = -1;
+    tl.final = level + 1 == c->levels;
+    return tl;
+}
+
 /* ---- the operations -------------------------------------------------- */
+
+/* CUB's scratch for the kept scan and the two sorts of `items` items. */
+static int cub_temp_bytes(cuda_state *st, long long items, size_t *bytes)
+{
+    size_t scan = 0, by_error = 0, by_integral = 0;
+    cub::DoubleBuffer<double> error_keys(NULL, NULL);
+    cub::DoubleBuffer<int> integral_keys(NULL, NULL), index(NULL, NULL);
+    kept_iter it(thrust::counting_iterator<int>(0), kept_flag{NULL, NULL, -1.0, 0});
+
+    CUDA_TRY(st->ctx, cub::DeviceScan::ExclusiveSum(NULL, scan, it, (int *)NULL,
+                                                    (int)items + 1, st->stream));
+    CUDA_TRY(st->ctx, cub::DeviceRadixSort::SortPairs(NULL, by_error, error_keys, index,
+                                                      (int)items, 0, 64, st->stream));
+    CUDA_TRY(st->ctx, cub::DeviceRadixSort::SortPairs(NULL, by_integral, integral_keys,
+                                                      index, (int)items, 0, 32,
+                                                      st->stream));
+    *bytes = scan > by_error ? scan : by_error;
+    if (by_integral > *bytes) *bytes = by_integral;
+    return PAGANI_OK;
+}
+
+/* Copies the parameter blocks to the batch block: K blocks `stride` bytes
+ * apart, or one block of `block` bytes (stride 0) that all share. */
+static int upload_params(cuda_state *st, int integrals, const void *params, size_t stride,
+                         size_t block)
+{
+    cuda_cubature *c = st->cubature;
+    size_t bytes = stride ? (size_t)integrals * stride : block;
+    c->params_stride = stride;
+    if (params && bytes)
+        CUDA_TRY(st->ctx, cudaMemcpyAsync(c->params, params, bytes, cudaMemcpyHostToDevice,
+                                          st->stream));
+    return PAGANI_OK;
+}
 
 static int cu_setup(void *state, const cubature_job *job)
 {
     cuda_state *st = (cuda_state *)state;
     pagani_context *ctx = st->ctx;
     pagani_integrand *f = (pagani_integrand *)job->integrand;
+    const int K = job->integrals;
+    const void *params = job->params;
     cuda_integrand *ci;
     cuda_cubature *c;
-    long long stride;
-    size_t need, temp = 0, psize;
+    long long stride, most_tiles;
+    size_t need, temp = 0, block, params_bytes, params_stride;
     int rc;
 
     CUDA_TRY(ctx, cudaSetDevice(st->device));
@@ -636,353 +643,510 @@ static int cu_setup(void *state, const cubature_job *job)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "a region capacity of %lld "
                            "is outside what the CUDA backend indexes (2 to 2^31 - "
                            "64): set a smaller memory budget", job->capacity);
+    if (K < 1) return pagani_fail(ctx, PAGANI_ERR_OPTION, "a batch of %d integrals", K);
     stride = (job->capacity / 2 + 1 + STRIDE_ALIGN - 1) / STRIDE_ALIGN * STRIDE_ALIGN;
-    {
-        keep_iter it(thrust::counting_iterator<int>(0), keep_op{NULL, NULL, -1.0});
-        CUDA_TRY(ctx, cub::DeviceScan::ExclusiveSum(NULL, temp, it, (int *)NULL,
-                                                    (int)job->capacity, st->stream));
-    }
-    need = carve(c, NULL, job->n, job->capacity, stride, temp);
-    if (need > c->slab_bytes) {
-        cudaFree(c->slab);
-        c->slab = NULL;
-        c->slab_bytes = 0;
-        CUDA_TRY(ctx, cudaMalloc(&c->slab, need));
-        c->slab_bytes = need;
-    }
-    carve(c, (char *)c->slab, job->n, job->capacity, stride, temp);
-    c->scan_temp_bytes = temp;
+    most_tiles = job->capacity / TILE + K + 1;
+    if ((rc = cub_temp_bytes(st, job->capacity, &temp)) != PAGANI_OK) return rc;
+    need = carve(c, NULL, job->n, job->capacity, stride, most_tiles, temp);
+    if ((rc = grow(st, &c->slab, &c->slab_bytes, need)) != PAGANI_OK) return rc;
+    carve(c, (char *)c->slab, job->n, job->capacity, stride, most_tiles, temp);
+
+    /* The parameter blocks: the job's, else f's own block for all. */
+    params_stride = params ? job->params_stride : 0;
+    if (!params && f->params_size > 0) params = f->params;
+    block = params ? pagani_params_padded(f->params_size) : 0;
+    params_bytes = params_stride ? (size_t)K * params_stride : block;
+    if (params_bytes < 8) params_bytes = 8;
+    need = carve_batch(c, NULL, K, job->n, params_bytes);
+    if ((rc = grow(st, &c->batch, &c->batch_bytes, need)) != PAGANI_OK) return rc;
+    carve_batch(c, (char *)c->batch, K, job->n, params_bytes);
+    if ((rc = host_integrals(st, K)) != PAGANI_OK ||
+        (rc = results_buffer(st, K)) != PAGANI_OK ||
+        (rc = upload_params(st, K, params, params_stride, block)) != PAGANI_OK)
+        return rc;
+
+    c->temp_bytes = temp;
+    c->most_tiles = most_tiles;
     c->n = job->n;
     c->capacity = job->capacity;
     c->stride = stride;
+    c->integrals = K;
     c->cur = 0;
     c->implicit = 0;
+    c->count = 0;
+    c->levels = 0;
+    c->sorted_valid = 0;
     c->rule = job->rule;
     c->evaluate = ci->kernels[0];
     c->probe = ci->kernels[1];
-    c->active_count = -1;
-    c->have_threshold = 0;
-    c->sorted_count = -1;
+    for (int k = 0; k < K; k++) c->counts[k] = 0;
     if ((rc = upload_rule(st, job->rule)) != PAGANI_OK) return rc;
-
-    psize = f->params_size > 0 ? f->params_size : 8;
-    if (psize > c->params_bytes) {
-        cudaFree(c->params);
-        c->params = NULL;
-        c->params_bytes = 0;
-        CUDA_TRY(ctx, cudaMalloc(&c->params, psize));
-        c->params_bytes = psize;
-    }
-    if (f->params_size > 0)
-        CUDA_TRY(ctx, cudaMemcpyAsync(c->params, f->params, f->params_size,
-                                      cudaMemcpyHostToDevice, st->stream));
-    CUDA_TRY(ctx, cudaMemsetAsync(c->nonfinite, 0xff, sizeof *c->nonfinite, st->stream));
+    CUDA_TRY(ctx, cudaMemsetAsync(c->nonfinite, 0xff, (size_t)K * sizeof *c->nonfinite,
+                                  st->stream));
+    CUDA_TRY(ctx, cudaMemsetAsync(c->ticket, 0, sizeof *c->ticket, st->stream));
+    CUDA_TRY(ctx, cudaMemsetAsync(c->tickets, 0, (size_t)K * sizeof *c->tickets,
+                                  st->stream));
     return PAGANI_OK;
 }
 
 static int cu_load(void *state, const double *lower, const double *width,
-                   long long count)
+                   const long long *counts)
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
-    size_t row = (size_t)count * sizeof(double), pitch = (size_t)c->stride * sizeof(double);
+    const int K = c->integrals, n = c->n;
+    long long count = 0, first = 0;
+    size_t row, pitch = (size_t)c->stride * sizeof(double);
 
+    for (int k = 0; k < K; k++) {
+        if (counts[k] < 0)
+            return pagani_fail(st->ctx, PAGANI_ERR_OPTION, "%lld regions loaded for "
+                               "integral %d", counts[k], k);
+        count += counts[k];
+    }
     if (count > c->stride)
         return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "%lld regions loaded into "
                            "a list of %lld", count, c->stride);
-    if (count == 0) return PAGANI_OK;
-    /* The list stores levels of one initial width per axis: the regions
-     * loaded are those initial regions, all of one width per axis. */
-    for (int d = 0; d < c->n; d++) {
-        c->widths.initial[d] = width[(size_t)d * count];
-        for (long long i = 1; i < count; i++)
-            if (width[(size_t)d * count + i] != c->widths.initial[d])
-                return pagani_fail(st->ctx, PAGANI_ERR_OPTION, "the CUDA backend "
-                                   "loads initial regions of one width per axis");
+    /* The list stores levels of one initial width per axis and integral:
+     * the regions loaded are those initial regions, all of one width per
+     * axis in each integral. */
+    for (int k = 0; k < K; first += counts[k], k++) {
+        for (int d = 0; d < n; d++) {
+            const double *w = width + (size_t)d * count + first;
+            c->initial_host[(size_t)k * n + d] = counts[k] ? w[0] : 1.0;
+            for (long long i = 1; i < counts[k]; i++)
+                if (w[i] != w[0])
+                    return pagani_fail(st->ctx, PAGANI_ERR_OPTION, "the CUDA backend "
+                                       "loads initial regions of one width per axis "
+                                       "in each integral");
+        }
+        c->counts[k] = counts[k];
     }
-    CUDA_TRY(st->ctx, cudaMemcpy2DAsync(c->lower[c->cur], pitch, lower, row, row, c->n,
-                                        cudaMemcpyHostToDevice, st->stream));
-    CUDA_TRY(st->ctx, cudaMemset2DAsync(c->level[c->cur], (size_t)c->stride * sizeof(short),
-                                        0, (size_t)count * sizeof(short), c->n, st->stream));
-    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
+    row = (size_t)count * sizeof(double);
+    CUDA_TRY(st->ctx, cudaMemcpyAsync(c->initial, c->initial_host,
+                                      (size_t)K * n * sizeof(double),
+                                      cudaMemcpyHostToDevice, st->stream));
+    if (count > 0) {
+        CUDA_TRY(st->ctx, cudaMemcpy2DAsync(c->lower[c->cur], pitch, lower, row, row, n,
+                                            cudaMemcpyHostToDevice, st->stream));
+        CUDA_TRY(st->ctx, cudaMemset2DAsync(c->level[c->cur],
+                                            (size_t)c->stride * sizeof(short), 0,
+                                            (size_t)count * sizeof(short), n, st->stream));
+    }
     c->implicit = 0;
-    c->active_count = -1;
-    c->sorted_count = -1;
+    {
+        int rc = new_layout(st);
+        if (rc != PAGANI_OK) return rc;
+    }
+    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
     return PAGANI_OK;
 }
 
-static int cu_evaluate(void *state, long long count, double probe_below, double probe_relative)
+/* Where the probe kernel reads the probe thresholds: the device copy with
+ * several integrals, NULL (by value) with one. */
+static const double *integrals_probes(const cuda_cubature *c)
+{
+    return c->integrals > 1 ? c->probes : NULL;
+}
+
+static int cu_evaluate(void *state, const double *probe_below, const double *probe_relative)
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
     pagani_eval_shape shape = c->packed.shape;
+    long long count = c->count;
     const int tpr = threads_per_region(st, count, shape.npoints);
     const int block = tpr > EVAL_BLOCK ? tpr : EVAL_BLOCK;
     const int groups = block / tpr;
     const double *lower = c->lower[c->cur];
     const short *level = c->level[c->cur];
     const signed char *parent_axis = c->parent_axis[c->cur];
-    const double *dense = c->dense, *consts = c->consts;
-    const int *tuples = c->tuples;
-    const void *params = c->params;
+    const double *dense = c->dense, *consts = c->consts, *initial = c->initial;
+    const double *probes = integrals_probes(c);
+    const int *tuples = c->tuples, *offsets = c->offsets;
+    const char *params = c->params;
+    unsigned long long params_stride = c->params_stride;
+    int integrals = c->integrals, probing = 0;
+    double single_below = probe_below[0], single_relative = probe_relative[0];
     long long stride = c->stride;
     size_t shared;
 
+    c->sorted_valid = 0;
     if (count <= 0) return PAGANI_OK;
+    for (int k = 0; k < integrals; k++) {
+        c->probes_host[2 * k] = probe_below[k];
+        c->probes_host[2 * k + 1] = probe_relative[k];
+        probing |= c->counts[k] > 0 && (probe_below[k] >= 0.0 || probe_relative[k] > 0.0);
+    }
     shape.tpr = tpr;
     shape.implicit = c->implicit;
-    shape.widths = c->widths;
     /* The rule's largest |f| per region waits in the scan buffer for the
      * probe kernel (filter_split's scan comes later). */
     float *rule_max = (float *)c->scan;
 
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
                                (size_t)groups * (tpr / 32) * 6);
-    void *args[] = {&lower, &level, &parent_axis, &stride, &count, &dense, &tuples, &consts,
-                    &shape, &params, &c->value, &c->error, &c->axis, &c->nonfinite,
-                    &rule_max};
+    void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
+                    &initial, &dense, &tuples, &consts, &shape, &params, &params_stride,
+                    &c->value, &c->error, &c->axis, &c->nonfinite, &rule_max};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
-    if (shape.nprobes > 0 && (probe_below >= 0.0 || probe_relative > 0.0)) {
-        void *probe_args[] = {&lower, &level, &parent_axis, &stride, &count, &shape,
-                              &probe_below, &probe_relative, &params, &c->value,
+    if (shape.nprobes > 0 && probing) {
+        void *probe_args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets,
+                              &integrals, &initial, &shape, &probes, &single_below,
+                              &single_relative, &params, &params_stride, &c->value,
                               &rule_max, &c->error, &c->axis, &c->nonfinite};
+        if (probes)
+            CUDA_TRY(st->ctx, cudaMemcpyAsync(c->probes, c->probes_host,
+                                              2 * (size_t)integrals * sizeof(double),
+                                              cudaMemcpyHostToDevice, st->stream));
         CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->probe,
                                            dim3((unsigned)((count + PROBE_REGIONS - 1) /
                                                            PROBE_REGIONS)),
                                            dim3(32 * PROBE_REGIONS), probe_args, 0,
                                            st->stream));
     }
-    c->sorted_count = -1;
     return PAGANI_OK;
 }
 
-/* Where kernels put their results: the mapped pinned buffer itself, else
- * the device block (then fetch_results copies it). */
-static cuda_results *results_target(const cuda_state *st)
+/* Integral k's sums from its result slot (zero when it has no regions). */
+static void read_sums(const cuda_cubature *c, int k, cubature_sums *s)
 {
-    return st->pinned_dev ? (cuda_results *)st->pinned_dev : st->cubature->results;
+    const integral_sums *r = (const integral_sums *)c->results_host + k;
+    memset(s, 0, sizeof *s);
+    s->nonfinite_region = -1;
+    if (c->counts[k] == 0) return;
+    s->value = r->cls.v;
+    s->error = r->cls.e;
+    s->active_value = r->cls.av;
+    s->active_error = r->cls.ae;
+    s->active = r->cls.na;
+    s->min_error = r->cls.mn;
+    s->max_error = r->cls.mx;
+    if (r->nonfinite != ~0ULL) {
+        s->nonfinite_region = (long long)(r->nonfinite >> 21);
+        s->nonfinite_point = (int)(r->nonfinite & ((1ULL << 21) - 1));
+    }
 }
 
-/* Waits for the stream and makes the results readable in st->pinned. */
-static int fetch_results(cuda_state *st, size_t offset, size_t bytes)
-{
-    if (!st->pinned_dev)
-        CUDA_TRY(st->ctx, cudaMemcpyAsync((char *)st->pinned + offset,
-                                          (char *)st->cubature->results + offset, bytes,
-                                          cudaMemcpyDeviceToHost, st->stream));
-    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
-    return PAGANI_OK;
-}
-
-/* Blocks of a reduction over `units` items: fixed by the count alone. */
-static unsigned reduce_blocks(long long units)
-{
-    long long b = (units + RED_THREADS - 1) / RED_THREADS;
-    return (unsigned)(b < 1 ? 1 : b > RED_BLOCKS ? RED_BLOCKS : b);
-}
-
-static int cu_classify(void *state, long long count, int has_parents, int relerr_filter,
-                       double epsrel, double negligible, cubature_sums *sums)
+static int cu_classify(void *state, const classify_request *requests, cubature_sums *sums)
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
-    cuda_results *r = (cuda_results *)st->pinned;
-    long long units = has_parents ? (count + 1) / 2 : count;
+    const int K = c->integrals;
+    csum_sink sink = {c->partials[0], (integral_sums *)c->results_dev, c->nonfinite};
+    tiling tl = all_tiles(c, 0);
     int rc;
 
-    memset(sums, 0, sizeof *sums);
-    sums->nonfinite_region = -1;
-    if (count <= 0) return PAGANI_OK;
-    classify_kernel<<<reduce_blocks(units), RED_THREADS, 0, st->stream>>>(
-        c->value, c->error, c->parent, c->active, count, has_parents, relerr_filter,
-        epsrel, negligible, c->partials, c->counter, results_target(st), c->nonfinite);
-    CUDA_TRY(st->ctx, cudaGetLastError());
-    if ((rc = fetch_results(st, 0, sizeof *r)) != PAGANI_OK) return rc;
-    sums->value = r->cls.v;
-    sums->error = r->cls.e;
-    sums->active_value = r->cls.av;
-    sums->active_error = r->cls.ae;
-    sums->active = r->cls.na;
-    sums->min_error = r->cls.mn;
-    sums->max_error = r->cls.mx;
-    if (r->nonfinite != ~0ULL) {
-        sums->nonfinite_region = (long long)(r->nonfinite >> 21);
-        sums->nonfinite_point = (int)(r->nonfinite & ((1ULL << 21) - 1));
+    c->sorted_valid = 0;
+    if (c->count > 0 && (K > 1 || requests[0].classify)) {
+        /* One integral's request goes by value, K of them in one copy. */
+        const classify_request *device_requests = K > 1 ? c->requests : NULL;
+        if (device_requests)
+            CUDA_TRY(st->ctx, cudaMemcpyAsync(c->requests, requests,
+                                              (size_t)K * sizeof *requests,
+                                              cudaMemcpyHostToDevice, st->stream));
+        /* Two levels are summed in one launch (tickets), more by a launch
+         * per level. */
+        classify_kernel<<<tile_blocks(tl.tiles), RED_THREADS, 0, st->stream>>>(
+            tl, device_requests, requests[0], c->value, c->error, c->parent, c->active,
+            sink, c->levels == 2 ? c->tickets : NULL);
+        CUDA_TRY(st->ctx, cudaGetLastError());
+        for (int level = 1; c->levels > 2 && level < c->levels; level++) {
+            tl = all_tiles(c, level);
+            sink.out = c->partials[level % 2];
+            combine_kernel<<<tile_blocks(tl.tiles), RED_THREADS, 0, st->stream>>>(
+                tl, device_requests, c->partials[(level - 1) % 2], sink);
+            CUDA_TRY(st->ctx, cudaGetLastError());
+        }
+        if ((rc = fetch_results(st, (size_t)K * sizeof(integral_sums))) != PAGANI_OK)
+            return rc;
     }
-    c->active_count = r->cls.na;
-    c->have_threshold = 0;
-    c->sorted_count = -1;
+    for (int k = 0; k < K; k++) {
+        if (!requests[k].classify) continue;
+        read_sums(c, k, &sums[k]);
+        c->active_counts[k] = sums[k].active;
+        c->device_counts[k] = -1;
+    }
     return PAGANI_OK;
 }
 
-/* The sorted copy of the active errors (see sort_buf), made once per
- * classify: ranks for small lists, else CUB's device sort and scans; one
- * transfer either way. Scratch is allocated on first use, once per
- * context. */
-static int sort_errors(cuda_state *st, long long count)
+/* ---- THRESHOLD_STATS ------------------------------------------------- */
+
+/* Pinned host memory for `doubles` doubles of the sorted copy, grown to
+ * at least twice its size (a batch's list grows for several iterations,
+ * and pinning memory is slow). */
+static int host_sorted_buffer(cuda_state *st, size_t doubles)
+{
+    cuda_cubature *c = st->cubature;
+    if (doubles <= c->host_sorted_doubles) return PAGANI_OK;
+    if (doubles < 2 * c->host_sorted_doubles) doubles = 2 * c->host_sorted_doubles;
+    if (c->host_sorted) cudaFreeHost(c->host_sorted);
+    c->host_sorted = NULL;
+    c->host_sorted_doubles = 0;
+    CUDA_TRY(st->ctx, cudaMallocHost((void **)&c->host_sorted, doubles * sizeof(double)));
+    c->host_sorted_doubles = doubles;
+    return PAGANI_OK;
+}
+
+/* The order of the sorted copy in `*sorted_index`: by ranking for short
+ * lists, else by the radix sort on the key and then (several integrals)
+ * on the integral, both stable. */
+static int sort_order(cuda_state *st, double *keys, size_t pitch, int *spare,
+                      int **sorted_index)
 {
     cuda_cubature *c = st->cubature;
     pagani_context *ctx = st->ctx;
-    const long long m = SORT_STATS_MAX;
-    double *keys, *values, *values_out, *sorted;
-    const long long na = c->active_count;
+    const long long count = c->count;
+    const int K = c->integrals;
+    size_t bytes = c->temp_bytes;
 
-    if (!c->host_sorted)
-        CUDA_TRY(ctx, cudaMallocHost((void **)&c->host_sorted, 3 * m * sizeof(double)));
-    if (!c->sort_buf) {
-        size_t sort_bytes = 0, psum_bytes = 0;
-        CUDA_TRY(ctx, cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, (double *)NULL,
-                                                      (double *)NULL, (double *)NULL,
-                                                      (double *)NULL, (int)m, 0, 64,
-                                                      st->stream));
-        CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(NULL, psum_bytes, (double *)NULL,
-                                                    (double *)NULL, (int)m, st->stream));
-        sort_bytes = align_up(sort_bytes);
-        psum_bytes = align_up(psum_bytes);
-        CUDA_TRY(ctx, cudaMalloc((void **)&c->sort_buf,
-                                 6 * m * sizeof(double) + sort_bytes + psum_bytes));
-        c->sort_temp = (char *)c->sort_buf + 6 * m * sizeof(double);
-        c->psum_temp = (char *)c->sort_temp + sort_bytes;
-        c->sort_temp_bytes = sort_bytes;
-        c->psum_temp_bytes = psum_bytes;
-    }
-    keys = c->sort_buf;
-    values = keys + m;
-    values_out = keys + 2 * m;
-    sorted = keys + 3 * m; /* sorted E, prefix V, prefix E: pitch m, as on the host */
     if (count <= SMALL_SORT_MAX) {
-        const long long warps_per_block = RED_THREADS / 32;
-        rank_stats_kernel<<<(unsigned)((count + warps_per_block - 1) / warps_per_block),
-                            RED_THREADS, 0, st->stream>>>(c->value, c->error, c->active,
-                                                          count, sorted);
+        rank_kernel<<<(unsigned)((count + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK),
+                      RED_THREADS, 0, st->stream>>>(c->offsets, K, c->error, c->active,
+                                                    count, spare);
         CUDA_TRY(ctx, cudaGetLastError());
-    } else {
-        size_t bytes = c->sort_temp_bytes;
-        sort_keys_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS,
-                           0, st->stream>>>(c->value, c->error, c->active, count, keys, values);
-        CUDA_TRY(ctx, cudaGetLastError());
-        CUDA_TRY(ctx, cub::DeviceRadixSort::SortPairs(c->sort_temp, bytes, keys, sorted,
-                                                      values, values_out, (int)count, 0, 64,
-                                                      st->stream));
-        if (na > 0) {
-            bytes = c->psum_temp_bytes;
-            CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(c->psum_temp, bytes, values_out,
-                                                        sorted + m, (int)na, st->stream));
-            bytes = c->psum_temp_bytes;
-            CUDA_TRY(ctx, cub::DeviceScan::InclusiveSum(c->psum_temp, bytes, sorted,
-                                                        sorted + 2 * m, (int)na, st->stream));
-        }
+        *sorted_index = spare;
+        return PAGANI_OK;
     }
-    if (na > 0)
-        CUDA_TRY(ctx, cudaMemcpy2DAsync(c->host_sorted, m * sizeof(double), sorted,
-                                        m * sizeof(double), na * sizeof(double), 3,
-                                        cudaMemcpyDeviceToHost, st->stream));
-    CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
-    c->sorted_count = na;
+    {
+        const unsigned blocks = (unsigned)((count + RED_THREADS - 1) / RED_THREADS);
+        double *other = (double *)((char *)keys + pitch);
+        cub::DoubleBuffer<double> by_error(keys, other);
+        cub::DoubleBuffer<int> index(c->scan, spare);
+        sort_keys_kernel<<<blocks, RED_THREADS, 0, st->stream>>>(c->error, c->active, count,
+                                                                 keys, c->scan);
+        CUDA_TRY(ctx, cudaGetLastError());
+        CUDA_TRY(ctx, cub::DeviceRadixSort::SortPairs(c->temp, bytes, by_error, index,
+                                                      (int)count, 0, 64, st->stream));
+        if (K > 1) {
+            int bits = 1;
+            cub::DoubleBuffer<int> by_integral((int *)keys, (int *)other);
+            while (bits < 31 && (1LL << bits) < K) bits++;
+            integral_keys_kernel<<<blocks, RED_THREADS, 0, st->stream>>>(
+                c->offsets, K, index.Current(), count, by_integral.Current());
+            CUDA_TRY(ctx, cudaGetLastError());
+            bytes = c->temp_bytes;
+            CUDA_TRY(ctx, cub::DeviceRadixSort::SortPairs(c->temp, bytes, by_integral, index,
+                                                          (int)count, 0, bits,
+                                                          st->stream));
+        }
+        *sorted_index = index.Current();
+    }
     return PAGANI_OK;
 }
 
-/* Statistics from the sorted copy: the active regions with E <= t are the
- * first `pos` of it (exactly those filter_split finishes), their sums the
- * prefix sums there. */
-static void sorted_stats(const cuda_cubature *c, double t, threshold_stats *stats)
+/* The sorted copy on the host (cubature_sorted.cuh), made once per
+ * classify: the sorted errors, the tiles' prefix sums of V and E and the
+ * tiles' carries; one wait. */
+static int sort_for_host(cuda_state *st)
 {
-    const double *e = c->host_sorted;
-    long long lo = 0, hi = c->sorted_count; /* first index with e > t */
-    while (lo < hi) {
+    cuda_cubature *c = st->cubature;
+    pagani_context *ctx = st->ctx;
+    const long long count = c->count;
+    const int K = c->integrals;
+    const long long tiles = host_row(c, 1)[K];
+    double *rows, *tile_value = (double *)c->partials[0];
+    double *tile_error = tile_value + c->most_tiles;
+    double *carry_value = tile_value + 2 * c->most_tiles;
+    double *carry_error = tile_value + 3 * c->most_tiles;
+    size_t pitch;
+    int *spare, *sorted_index = NULL;
+    tiling tl = all_tiles(c, 0);
+    int rc;
+
+    sort_pointers(c, &rows, &pitch, &spare);
+    if ((rc = ensure_layout(st)) != PAGANI_OK ||
+        (rc = host_sorted_buffer(st, 3 * (size_t)count + 2 * (size_t)tiles)) != PAGANI_OK ||
+        (rc = sort_order(st, rows, pitch, spare, &sorted_index)) != PAGANI_OK)
+        return rc;
+    tl.final = 0;
+    sorted_prefix_kernel<<<tile_blocks(tiles), RED_THREADS, 0, st->stream>>>(
+        tl, sorted_index, c->value, c->error, c->active, rows,
+        (double *)((char *)rows + pitch), (double *)((char *)rows + 2 * pitch), tile_value,
+        tile_error);
+    CUDA_TRY(ctx, cudaGetLastError());
+    carry_kernel<<<(unsigned)((K + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK), RED_THREADS, 0,
+                   st->stream>>>(device_row(c, 1), K, tile_value, tile_error, carry_value,
+                                 carry_error);
+    CUDA_TRY(ctx, cudaGetLastError());
+    CUDA_TRY(ctx, cudaMemcpy2DAsync(c->host_sorted, (size_t)count * sizeof(double), rows,
+                                    pitch, (size_t)count * sizeof(double), 3,
+                                    cudaMemcpyDeviceToHost, st->stream));
+    CUDA_TRY(ctx, cudaMemcpy2DAsync(c->host_sorted + 3 * count, (size_t)tiles * sizeof(double),
+                                    carry_value, (size_t)c->most_tiles * sizeof(double),
+                                    (size_t)tiles * sizeof(double), 2,
+                                    cudaMemcpyDeviceToHost, st->stream));
+    CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
+    c->sorted_valid = 1;
+    return PAGANI_OK;
+}
+
+/* Statistics of integral k from the sorted copy: its active regions with
+ * E <= t are the first `count` of its stretch (exactly those filter_split
+ * finishes), their sums the prefix sums there, each a tile's carry plus
+ * the prefix within the tile. */
+static void sorted_stats(const cuda_cubature *c, int k, double t, threshold_stats *stats)
+{
+    const long long count = c->count, tiles = host_row(c, 1)[c->integrals];
+    const double *e = c->host_sorted, *prefix_value = e + count;
+    const double *prefix_error = e + 2 * count, *carry_value = e + 3 * count;
+    const double *carry_error = carry_value + tiles;
+    const long long first = host_row(c, 0)[k];
+    long long lo = first, hi = host_row(c, 0)[k + 1]; /* first index with e > t */
+
+    while (lo < hi) { /* the inactive regions' NaN keys are never <= t */
         long long mid = lo + (hi - lo) / 2;
         if (e[mid] <= t) lo = mid + 1;
         else hi = mid;
     }
-    stats->count = lo;
-    stats->value = lo ? c->host_sorted[SORT_STATS_MAX + lo - 1] : 0.0;
-    stats->error = lo ? c->host_sorted[2 * SORT_STATS_MAX + lo - 1] : 0.0;
+    stats->count = lo - first;
+    if (lo > first) {
+        const long long tile = host_row(c, 1)[k] + (lo - 1 - first) / TILE;
+        stats->value = carry_value[tile] + prefix_value[lo - 1];
+        stats->error = carry_error[tile] + prefix_error[lo - 1];
+    }
 }
 
-static int cu_threshold_stats(void *state, long long count, double threshold,
-                              threshold_stats *stats)
+/* Statistics of integral k counted on the device (one launch over its
+ * tiles, one wait). */
+static int device_stats(cuda_state *st, int k, double t, threshold_stats *stats)
 {
-    cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
-    cuda_results *r = (cuda_results *)st->pinned;
+    const tsum *r = (const tsum *)c->results_host;
+    tiling tl = all_tiles(c, 0);
     int rc;
 
-    memset(stats, 0, sizeof *stats);
-    if (count <= 0) return PAGANI_OK;
-    if (count <= SORT_STATS_MAX && c->active_count >= 0) {
-        if (c->sorted_count < 0 && (rc = sort_errors(st, count)) != PAGANI_OK) return rc;
-        sorted_stats(c, threshold, stats);
-    } else {
-        threshold_kernel<<<reduce_blocks(count), RED_THREADS, 0, st->stream>>>(
-            c->value, c->error, c->active, count, threshold, (tsum *)c->partials,
-            c->counter, results_target(st));
-        CUDA_TRY(st->ctx, cudaGetLastError());
-        rc = fetch_results(st, offsetof(cuda_results, thr), sizeof r->thr);
-        if (rc != PAGANI_OK) return rc;
-        stats->count = r->thr.c;
-        stats->value = r->thr.v;
-        stats->error = r->thr.e;
-    }
-    c->have_threshold = 1;
-    c->threshold = threshold;
-    c->threshold_count = stats->count;
+    tl.first = host_row(c, 1)[k];
+    tl.tiles = host_row(c, 1)[k + 1] - tl.first;
+    tl.only = k;
+    threshold_kernel<<<tile_blocks(tl.tiles), RED_THREADS, 0, st->stream>>>(
+        tl, c->value, c->error, c->active, t, (tsum *)c->partials[0], c->ticket,
+        (tsum *)c->results_dev);
+    CUDA_TRY(st->ctx, cudaGetLastError());
+    if ((rc = fetch_results(st, sizeof(tsum))) != PAGANI_OK) return rc;
+    stats->count = r->c;
+    stats->value = r->v;
+    stats->error = r->e;
+    c->device_thresholds[k] = t;
+    c->device_counts[k] = r->c;
     return PAGANI_OK;
 }
 
-static int cu_filter_split(void *state, long long count, double threshold,
-                           long long *new_count)
+static int cu_threshold_stats(void *state, int k, double threshold, threshold_stats *stats)
+{
+    cuda_state *st = (cuda_state *)state;
+    cuda_cubature *c = st->cubature;
+    int rc;
+
+    memset(stats, 0, sizeof *stats);
+    if (k < 0 || k >= c->integrals)
+        return pagani_fail(st->ctx, PAGANI_ERR_OPTION, "threshold statistics of "
+                           "integral %d of %d", k, c->integrals);
+    if (c->counts[k] == 0) return PAGANI_OK;
+    if (c->counts[k] > HOST_STATS_MAX) return device_stats(st, k, threshold, stats);
+    if (!c->sorted_valid && (rc = sort_for_host(st)) != PAGANI_OK) return rc;
+    sorted_stats(c, k, threshold, stats);
+    return PAGANI_OK;
+}
+
+/* ---- FILTER_SPLIT ---------------------------------------------------- */
+
+/* Regions of integral k that a split at threshold t keeps, when the host
+ * knows it (from classify, the sorted copy or the last count on the
+ * device), else -1. */
+static long long known_kept(const cuda_cubature *c, int k, double t)
+{
+    const long long active = c->active_counts[k];
+    threshold_stats below;
+
+    if (c->counts[k] == 0 || t == HUGE_VAL) return 0;
+    if (active < 0) return -1;
+    if (t < 0) return active;
+    if (c->counts[k] <= HOST_STATS_MAX && c->sorted_valid) {
+        sorted_stats(c, k, t, &below);
+        return active - below.count;
+    }
+    if (c->device_counts[k] >= 0 && c->device_thresholds[k] == t)
+        return active - c->device_counts[k];
+    return -1;
+}
+
+/* The new region counts from the kept flags' scan on the device (one
+ * wait), when the host does not know them. */
+static int fetch_kept(cuda_state *st, long long *new_counts)
+{
+    cuda_cubature *c = st->cubature;
+    const int K = c->integrals;
+    const long long *next = (const long long *)c->results_host;
+    int rc = ensure_layout(st);
+
+    if (rc != PAGANI_OK) return rc;
+    split_offsets_kernel<<<(unsigned)((K + RED_THREADS) / RED_THREADS), RED_THREADS, 0,
+                           st->stream>>>(c->offsets, K, c->scan,
+                                         (long long *)c->results_dev);
+    CUDA_TRY(st->ctx, cudaGetLastError());
+    if ((rc = fetch_results(st, ((size_t)K + 1) * sizeof(long long))) != PAGANI_OK)
+        return rc;
+    for (int k = 0; k < K; k++) new_counts[k] = next[k + 1] - next[k];
+    return PAGANI_OK;
+}
+
+static int cu_filter_split(void *state, const double *thresholds, long long *new_counts)
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
     pagani_context *ctx = st->ctx;
-    cuda_results *r = (cuda_results *)st->pinned;
-    keep_op keep = {c->active, c->error, threshold};
-    long long kept = -1;
-    size_t temp = c->scan_temp_bytes;
-    const int nxt = 1 - c->cur;
+    const int K = c->integrals, nxt = 1 - c->cur;
+    const long long count = c->count;
+    tiling tl = all_tiles(c, 0);
+    long long kept = 0;
+    size_t temp = c->temp_bytes;
+    int known = 1, rc;
 
-    *new_count = 0;
-    if (count <= 0) return PAGANI_OK;
-    /* The kept count is known from classify (and threshold_stats) when the
-     * threshold is the one counted: then no transfer is needed. */
-    if (c->active_count >= 0 && threshold < 0)
-        kept = c->active_count;
-    else if (c->active_count >= 0 && c->have_threshold && c->threshold == threshold)
-        kept = c->active_count - c->threshold_count;
-    if (kept >= 0 && 2 * kept > c->capacity)
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "split of %lld regions exceeds "
-                           "the capacity %lld", kept, c->capacity);
-    {
-        keep_iter it(thrust::counting_iterator<int>(0), keep);
-        CUDA_TRY(ctx, cub::DeviceScan::ExclusiveSum(c->scan_temp, temp, it, c->scan,
-                                                    (int)count, st->stream));
+    for (int k = 0; k < K; k++) {
+        long long mine = known_kept(c, k, thresholds[k]);
+        known &= mine >= 0;
+        new_counts[k] = 2 * mine;
+        kept += mine;
     }
-    if (kept < 0) {
-        int rc;
-        kept_kernel<<<1, 1, 0, st->stream>>>(c->scan, count, keep, results_target(st));
+    if (count > 0) {
+        const kept_flag keep = {c->active, c->error, K > 1 ? -1.0 : thresholds[0], count};
+        kept_iter it(thrust::counting_iterator<int>(0), keep);
+        if (known && 2 * kept > c->capacity)
+            return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "split of %lld regions exceeds "
+                               "the capacity %lld", kept, c->capacity);
+        if (K > 1) {
+            CUDA_TRY(ctx, cudaMemcpyAsync(c->thresholds, thresholds,
+                                          (size_t)K * sizeof(double),
+                                          cudaMemcpyHostToDevice, st->stream));
+            mark_kept_kernel<<<tile_blocks(tl.tiles), RED_THREADS, 0, st->stream>>>(
+                tl, c->thresholds, c->error, c->active);
+            CUDA_TRY(ctx, cudaGetLastError());
+        }
+        CUDA_TRY(ctx, cub::DeviceScan::ExclusiveSum(c->temp, temp, it, c->scan,
+                                                    (int)count + 1, st->stream));
+        if (!known) {
+            if ((rc = fetch_kept(st, new_counts)) != PAGANI_OK) return rc;
+            kept = 0;
+            for (int k = 0; k < K; k++) kept += new_counts[k] / 2;
+            if (2 * kept > c->capacity)
+                return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "split of %lld regions "
+                                   "exceeds the capacity %lld", kept, c->capacity);
+        }
+        split_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
+                       st->stream>>>(c->n, c->stride, count, c->implicit, c->offsets, K,
+                                     c->initial, c->lower[c->cur], c->level[c->cur],
+                                     c->parent_axis[c->cur], c->lower[nxt], c->level[nxt],
+                                     c->parent_axis[nxt], c->axis, c->value, c->parent,
+                                     c->scan, keep);
         CUDA_TRY(ctx, cudaGetLastError());
-        rc = fetch_results(st, offsetof(cuda_results, kept), sizeof r->kept);
-        if (rc != PAGANI_OK) return rc;
-        kept = r->kept;
-        if (2 * kept > c->capacity)
-            return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "split of %lld regions "
-                               "exceeds the capacity %lld", kept, c->capacity);
+        c->cur = nxt;
+        c->implicit = 1;
     }
-    split_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
-                   st->stream>>>(c->n, c->stride, count, c->implicit, c->widths,
-                                 c->lower[c->cur], c->level[c->cur], c->parent_axis[c->cur],
-                                 c->lower[nxt], c->level[nxt], c->parent_axis[nxt], c->axis,
-                                 c->value, c->parent, c->scan, keep);
-    CUDA_TRY(ctx, cudaGetLastError());
-    c->cur = nxt;
-    c->implicit = 1;
-    c->active_count = -1;
-    c->have_threshold = 0;
-    c->sorted_count = -1;
-    *new_count = 2 * kept;
-    return PAGANI_OK;
+    memcpy(c->counts, new_counts, (size_t)K * sizeof *new_counts);
+    return new_layout(st);
 }
 
 static int cu_region_point(void *state, long long region, int point, double *x)
@@ -991,8 +1155,12 @@ static int cu_region_point(void *state, long long region, int point, double *x)
     cuda_cubature *c = st->cubature;
     double lo[PAGANI_MAX_DIM], w[PAGANI_MAX_DIM];
     long long src = c->implicit ? region >> 1 : region;
+    const int k = pagani_gpu_integral_of(c->layout, c->integrals, region);
     signed char split = -1;
 
+    if (region < 0 || region >= c->count)
+        return pagani_fail(st->ctx, PAGANI_ERR_OPTION, "region %lld of a list of %lld",
+                           region, c->count);
     if (c->implicit)
         CUDA_TRY(st->ctx, cudaMemcpy(&split, c->parent_axis[c->cur] + src, 1,
                                      cudaMemcpyDeviceToHost));
@@ -1002,8 +1170,8 @@ static int cu_region_point(void *state, long long region, int point, double *x)
                                      sizeof(double), cudaMemcpyDeviceToHost));
         CUDA_TRY(st->ctx, cudaMemcpy(&level, c->level[c->cur] + d * c->stride + src,
                                      sizeof level, cudaMemcpyDeviceToHost));
-        pagani_gpu_child_box(d, split, (int)(region & 1), c->widths.initial[d], level,
-                             &lo[d], &w[d]);
+        pagani_gpu_child_box(d, split, (int)(region & 1), c->initial_host[k * c->n + d],
+                             level, &lo[d], &w[d]);
     }
     pagani_rule_point(c->rule, point, lo, w, x);
     return PAGANI_OK;

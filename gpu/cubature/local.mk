@@ -1,13 +1,17 @@
 # gpu/cubature: PAGANI_CUBATURE on the CUDA backend. cuda_cubature.cu (nvcc:
-# CUB scans and sorts, the classify, threshold and split kernels) holds the
-# operations; the evaluate and probe kernels (cubature_evaluate.cuh,
-# cubature_probe.cuh) and the math they share with the host
+# CUB scans and sorts, the split kernel; the tile kernels of classify,
+# threshold and split in cubature_tiles.cuh, the sorted copy's in
+# cubature_sorted.cuh) holds the operations; the evaluate and probe
+# kernels (cubature_evaluate.cuh, cubature_probe.cuh) and the math they
+# share with the host
 # (cubature_math.h, rules/probe.h) become one C string,
 # gpu/cubature/cubature_kernel_src.h, that NVRTC compiles per integrand.
 
-# Plain C, no CUDA: packs rules for the kernel; the tests use it everywhere.
+# Plain C, no CUDA: packs rules for the kernel and lays out the tiles of a
+# batch's list; the tests use them everywhere.
 libpagani_la_SOURCES += gpu/cubature/rule_pack.h gpu/cubature/rule_pack.c \
-	gpu/cubature/cubature_math.h
+	gpu/cubature/cubature_math.h gpu/cubature/batch_layout.h \
+	gpu/cubature/batch_layout.c
 
 if HAVE_CUDA
 libpagani_la_LIBADD += gpu/cubature/cuda_cubature.lo $(CUDA_LIBS)
@@ -15,6 +19,9 @@ gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
 	$(top_srcdir)/gpu/cuda_internal.h \
 	$(top_srcdir)/gpu/jit/cuda_module.h $(top_srcdir)/gpu/jit/cuda_integrand.h \
 	$(top_srcdir)/gpu/cubature/rule_pack.h \
+	$(top_srcdir)/gpu/cubature/batch_layout.h \
+	$(top_srcdir)/gpu/cubature/cubature_tiles.cuh \
+	$(top_srcdir)/gpu/cubature/cubature_sorted.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
 	$(top_srcdir)/rules/probe.h $(top_srcdir)/src/backend.h \
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
@@ -31,5 +38,6 @@ gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KER
 	  $(PAGANI_CUBATURE_KERNEL_PARTS)
 
 EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh \
-	gpu/cubature/cubature_probe.cuh
+	gpu/cubature/cubature_probe.cuh gpu/cubature/cubature_tiles.cuh \
+	gpu/cubature/cubature_sorted.cuh
 CLEANFILES += gpu/cubature/cubature_kernel_src.h

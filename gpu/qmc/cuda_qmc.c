@@ -5,8 +5,10 @@
  * integrand (device_module[PAGANI_QMC]); this file only launches them, so
  * it is plain C against the CUDA runtime API.
  *
- * Per call of sums: one launch, one copy of the shifts' exact sums and
- * fault indices back to the host (R * 552 bytes). Device buffers belong to
+ * Per call of sums: one copy of the running integrals' ids to the device,
+ * one launch for all of them, one copy of their shifts' exact sums and
+ * fault indices back to the host (live * R * 552 bytes). Device buffers
+ * (the boxes, the parameter blocks, the sums of every integral) belong to
  * the state of one run (setup .. release); nothing is allocated per call.
  */
 #include <math.h>
@@ -21,7 +23,7 @@
 #include "qmc_backend.h"
 #include "sampling/zinterhof_table.h"
 
-#define QMC_THREADS 128        /* = PAGANI_QMC_THREADS of the kernel */
+#define QMC_THREADS PAGANI_QMC_THREADS
 #define QMC_MIN_PER_THREAD 16ULL
 #define QMC_MAX_PER_THREAD 4096ULL
 
@@ -36,9 +38,12 @@ typedef struct cuda_qmc {
     cuda_state *st;
     qmc_job job;
     cuda_qmc_integrand *kernels;
-    unsigned long long *acc;     /* shifts * BINS, then shifts fault words */
+    unsigned long long *acc;     /* live * shifts * BINS, then live * shifts
+                                    fault words (room for every integral) */
     unsigned long long *host;    /* the same, on the host */
-    void *params;                /* the integrand's parameter block */
+    void *params;                /* the parameter blocks */
+    double *box;                 /* integral k: lower[n], then width[n] */
+    int *ids;                    /* the running integrals of one call */
     double *points;              /* for points(): grown on demand */
     size_t points_bytes;
 } cuda_qmc;
@@ -81,17 +86,67 @@ static void cq_release(void *qmc_state)
     if (!q) return;
     cudaFree(q->acc);
     cudaFree(q->params);
+    cudaFree(q->box);
+    cudaFree(q->ids);
     cudaFree(q->points);
     free(q->host);
     free(q);
 }
 
+/* Bytes of the job's parameter blocks: K blocks params_stride apart, or
+ * the one block of f (zero-padded to whole doubles) when the stride is 0;
+ * 0 when there are none. */
+static size_t params_bytes(const qmc_job *job)
+{
+    if (!job->params) return 0;
+    if (job->params_stride)
+        return (size_t)job->integrals * job->params_stride;
+    return pagani_params_padded(job->integrand->params_size);
+}
+
+/* Copies the boxes (lower corner and widths, upper - lower as the single
+ * call has them) and the parameter blocks of the job to the device. */
+static int upload_job(cuda_qmc *q)
+{
+    const qmc_job *job = &q->job;
+    pagani_context *ctx = q->st->ctx;
+    size_t n = (size_t)job->n, bytes = params_bytes(job);
+    double *box = malloc((size_t)job->integrals * 2 * n * sizeof *box);
+    cudaError_t err;
+
+    if (!box)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC boxes of %d "
+                           "integrals", job->integrals);
+    for (int k = 0; k < job->integrals; k++) {
+        const double *lower = qmc_job_lower(job, k);
+        const double *upper = qmc_job_upper(job, k);
+        for (size_t i = 0; i < n; i++) {
+            box[2 * n * k + i] = lower[i];
+            box[2 * n * k + n + i] = upper[i] - lower[i];
+        }
+    }
+    err = cudaMemcpyAsync(q->box, box, (size_t)job->integrals * 2 * n *
+                          sizeof *box, cudaMemcpyHostToDevice, q->st->stream);
+    if (err == cudaSuccess && bytes)
+        err = cudaMemcpyAsync(q->params, job->params, bytes,
+                              cudaMemcpyHostToDevice, q->st->stream);
+    if (err == cudaSuccess) err = cudaStreamSynchronize(q->st->stream);
+    free(box);
+    return err == cudaSuccess ? PAGANI_OK
+                              : cuda_fail(ctx, err, "copying the QMC boxes and "
+                                          "parameter blocks");
+}
+
+/* The state of a job: its kernels, the device copies of the boxes and
+ * parameter blocks, and room for the sums of every integral. */
 static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
 {
     cuda_state *st = backend_state;
     pagani_context *ctx = st->ctx;
     pagani_integrand *f = job->integrand;
-    size_t words = (size_t)job->shifts * (PAGANI_XSUM_BINS + 1);
+    size_t K = (size_t)job->integrals;
+    size_t words = K * (size_t)job->shifts * (PAGANI_XSUM_BINS + 1);
+    size_t bytes = params_bytes(job);
     cuda_qmc *q;
     int rc;
 
@@ -100,129 +155,185 @@ static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
     if ((rc = cuda_qmc_prepare(st, f)) != PAGANI_OK) return rc;
     if (!(q = calloc(1, sizeof *q)) || !(q->host = malloc(words * 8))) {
         free(q);
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC state");
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC state: the sums "
+                           "of %zu integrals x %d shifts", K, job->shifts);
     }
     q->st = st;
     q->job = *job;
     q->kernels = f->device_module[PAGANI_QMC];
     *qmc_state = q;
     CUDA_TRY(ctx, cudaMalloc((void **)&q->acc, words * 8));
-    CUDA_TRY(ctx, cudaMalloc(&q->params, f->params_size ? f->params_size : 8));
-    if (f->params_size)
-        CUDA_TRY(ctx, cudaMemcpyAsync(q->params, f->params, f->params_size,
-                                      cudaMemcpyHostToDevice, st->stream));
-    return PAGANI_OK;
+    CUDA_TRY(ctx, cudaMalloc(&q->params, bytes ? bytes : 8));
+    CUDA_TRY(ctx, cudaMalloc((void **)&q->box,
+                             K * 2 * (size_t)job->n * sizeof(double)));
+    CUDA_TRY(ctx, cudaMalloc((void **)&q->ids, K * sizeof(int)));
+    return upload_job(q);
 }
 
-/* The argument block for a launch. */
+/* The argument block for a launch (the sums kernel's shape apart). */
 static void fill_args(const cuda_qmc *q, pagani_qmc_args *a, int first_shift,
                       unsigned long long first, unsigned long long count,
-                      unsigned long long leap, unsigned long long per_thread)
+                      unsigned long long leap)
 {
+    unsigned long long tile = PAGANI_QMC_TILE_POINTS(q->job.n);
+
     memset(a, 0, sizeof *a);
     a->seed = q->job.seed;
     a->first = first;
     a->count = count;
     a->leap = leap;
-    a->per_thread = per_thread;
+    a->params_stride = q->job.params_stride;
     a->first_shift = first_shift;
     a->transform = q->job.transform;
     for (int i = 0; i < q->job.n; i++) {
-        pagani_u128 theta = {pagani_zinterhof_theta[i][0], pagani_zinterhof_theta[i][1]};
-        pagani_u128 step = pagani_u128_mul(leap, theta);
+        pagani_u128 theta = {pagani_zinterhof_theta[i][0],
+                             pagani_zinterhof_theta[i][1]};
+        pagani_u128 step = pagani_u128_mul(tile, pagani_u128_mul(leap, theta));
         a->theta[i][0] = theta.hi;
         a->theta[i][1] = theta.lo;
-        a->step[i][0] = step.hi;
-        a->step[i][1] = step.lo;
-        a->lower[i] = q->job.lower[i];
-        a->width[i] = q->job.width[i];
+        a->tile_step[i][0] = step.hi;
+        a->tile_step[i][1] = step.lo;
     }
 }
 
-/* Points per thread: enough threads to fill the device (about 8 blocks of
- * 128 per multiprocessor over all shifts), at least QMC_MIN_PER_THREAD (a
- * thread's final reduction of its accumulator costs about as much as 16
- * points) and at most QMC_MAX_PER_THREAD. The sums do not depend on it. */
-static unsigned long long per_thread(const cuda_qmc *q, int shifts,
-                                     unsigned long long count)
+/* The shape of a sums launch, into a: integrals per block (the power of 2
+ * that covers `live`, at most PAGANI_QMC_GROUP_MAX) and points per block
+ * (whole tiles): enough blocks to fill the device (about 8 per
+ * multiprocessor over the shifts x groups of integrals), each thread
+ * evaluating at least QMC_MIN_PER_THREAD points (its final reduction costs
+ * about as much as 16) and at most QMC_MAX_PER_THREAD. Returns the blocks
+ * along x; *groups is the groups of integrals. The sums do not depend on
+ * the shape. */
+static unsigned long long launch_shape(const cuda_qmc *q, int live, int shifts,
+                                       unsigned long long count,
+                                       pagani_qmc_args *a, unsigned *groups)
 {
-    unsigned long long want = (unsigned long long)q->st->sm_count * 8 * QMC_THREADS;
-    unsigned long long per_shift = want / (unsigned long long)shifts + 1;
-    unsigned long long p = count / per_shift;
-    return p < QMC_MIN_PER_THREAD ? QMC_MIN_PER_THREAD
-           : p > QMC_MAX_PER_THREAD ? QMC_MAX_PER_THREAD : p;
+    unsigned long long tile = PAGANI_QMC_TILE_POINTS(q->job.n);
+    unsigned long long tiles = (count + tile - 1) / tile;
+    unsigned long long want = (unsigned long long)q->st->sm_count * 8;
+    unsigned long long along_x, per_tile, lo, hi, per_block;
+    int group = 1;
+
+    while (group < live && group < PAGANI_QMC_GROUP_MAX) group *= 2;
+    *groups = (unsigned)((live + group - 1) / group);
+    along_x = want / ((unsigned long long)shifts * *groups) + 1;
+    per_tile = tile * (unsigned long long)group;  /* evaluations per tile */
+    lo = (QMC_MIN_PER_THREAD * QMC_THREADS + per_tile - 1) / per_tile;
+    hi = QMC_MAX_PER_THREAD * QMC_THREADS / per_tile;
+    per_block = tiles / along_x;                  /* tiles per block */
+    if (per_block > hi) per_block = hi;
+    if (per_block < lo) per_block = lo;
+    if (per_block < 1) per_block = 1;
+    a->group = group;
+    a->per_block = per_block * tile;
+    return (count + a->per_block - 1) / a->per_block;
 }
 
-static int cq_sums(void *qmc_state, int first_shift, int shifts,
-                   unsigned long long first, unsigned long long count,
-                   unsigned long long leap, pagani_xsum *out, qmc_fault *fault)
+/* What the integrand returned at a fault, for the report (best effort:
+ * NaN when it cannot be had): the points kernel at that one point. */
+static double fault_value(cuda_qmc *q, const qmc_fault *fault)
+{
+    cuda_state *st = q->st;
+    double *x = NULL, *fx = NULL, value = NAN;
+    pagani_qmc_args a;
+    void *args[5];
+
+    fill_args(q, &a, fault->shift, fault->k, 1, 1);
+    a.integral = fault->integral;
+    if (cudaMalloc((void **)&x, (size_t)(q->job.n + 1) * sizeof(double)) ==
+        cudaSuccess) {
+        dim3 one = {1, 1, 1}, block = {QMC_THREADS, 1, 1};
+        fx = x + q->job.n;
+        args[0] = &a;
+        args[1] = &q->params;
+        args[2] = &q->box;
+        args[3] = &x;
+        args[4] = &fx;
+        if (cudaLaunchKernel((const void *)q->kernels->points, one, block,
+                             args, 0, st->stream) != cudaSuccess ||
+            cudaMemcpyAsync(&value, fx, sizeof value, cudaMemcpyDeviceToHost,
+                            st->stream) != cudaSuccess ||
+            cudaStreamSynchronize(st->stream) != cudaSuccess)
+            value = NAN;
+        cudaFree(x);
+    }
+    (void)cudaGetLastError();
+    return value;
+}
+
+/* qmc_ops.sums: one launch over (point blocks, shifts, integrals), see
+ * qmc_kernel.cuh; the sums and fault words of the running integrals come
+ * back in one copy. */
+static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
+                   int shifts, unsigned long long first,
+                   unsigned long long count, unsigned long long leap,
+                   pagani_xsum *out, qmc_fault *faults)
 {
     cuda_qmc *q = qmc_state;
     cuda_state *st = q->st;
     pagani_context *ctx = st->ctx;
-    size_t bins = (size_t)shifts * PAGANI_XSUM_BINS;
-    unsigned long long *faults = q->acc + bins, *hf = q->host + bins;
-    unsigned long long p = per_thread(q, shifts, count);
-    unsigned long long blocks = (count + p * QMC_THREADS - 1) / (p * QMC_THREADS);
+    size_t slots = (size_t)live * (size_t)shifts;
+    size_t bins = slots * PAGANI_XSUM_BINS;
+    unsigned long long *dev_faults = q->acc + bins, *hf = q->host + bins;
+    unsigned long long blocks;
+    unsigned groups;
+    int any = 0;
     pagani_qmc_args a;
-    void *args[4];
+    void *args[6];
 
-    memset(fault, 0, sizeof *fault);
-    if (shifts > q->job.shifts || blocks > 0x7fffffffULL)
-        return pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC sums: %d shifts of %llu "
-                           "points is beyond this launch", shifts, count);
-    fill_args(q, &a, first_shift, first, count, leap, p);
+    memset(faults, 0, (size_t)live * sizeof *faults);
+    if (live < 1) return PAGANI_OK;
+    fill_args(q, &a, first_shift, first, count, leap);
+    a.live = live;
+    blocks = launch_shape(q, live, shifts, count, &a, &groups);
+    if (shifts > q->job.shifts || live > q->job.integrals ||
+        blocks > 0x7fffffffULL)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC sums: %d integrals x "
+                           "%d shifts of %llu points is beyond this launch",
+                           live, shifts, count);
     args[0] = &a;
     args[1] = &q->params;
-    args[2] = &q->acc;
-    args[3] = &faults;
+    args[2] = &q->box;
+    args[3] = &q->ids;
+    args[4] = &q->acc;
+    args[5] = &dev_faults;
     CUDA_TRY(ctx, cudaSetDevice(st->device));
+    CUDA_TRY(ctx, cudaMemcpyAsync(q->ids, ids, (size_t)live * sizeof *ids,
+                                  cudaMemcpyHostToDevice, st->stream));
     CUDA_TRY(ctx, cudaMemsetAsync(q->acc, 0, bins * 8, st->stream));
-    CUDA_TRY(ctx, cudaMemsetAsync(faults, 0xff, (size_t)shifts * 8, st->stream));
+    CUDA_TRY(ctx, cudaMemsetAsync(dev_faults, 0xff, slots * 8, st->stream));
     if (count > 0) {
-        dim3 grid = {(unsigned)blocks, (unsigned)shifts, 1}, block = {QMC_THREADS, 1, 1};
+        dim3 grid = {(unsigned)blocks, (unsigned)shifts,
+                     groups < 65535 ? groups : 65535};
+        dim3 block = {QMC_THREADS, 1, 1};
         CUDA_TRY(ctx, cudaLaunchKernel((const void *)q->kernels->sums, grid, block,
                                        args, 0, st->stream));
     }
-    CUDA_TRY(ctx, cudaMemcpyAsync(q->host, q->acc, (bins + (size_t)shifts) * 8,
+    CUDA_TRY(ctx, cudaMemcpyAsync(q->host, q->acc, (bins + slots) * 8,
                                   cudaMemcpyDeviceToHost, st->stream));
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
 
-    for (int r = 0; r < shifts; r++) {
+    for (size_t j = 0; j < slots; j++) {
+        qmc_fault *fault = &faults[j / (size_t)shifts];
         for (int b = 0; b < PAGANI_XSUM_BINS; b++)
-            out[r].bin[b] = (long long)q->host[(size_t)r * PAGANI_XSUM_BINS + b];
-        out[r].load = PAGANI_XSUM_MAX_LOAD - 1;
-        pagani_xsum_normalize(&out[r]);
-        if (hf[r] != ~0ULL && (fault->k == 0 || hf[r] < fault->k)) {
-            fault->k = hf[r];
-            fault->shift = first_shift + r;
+            out[j].bin[b] = (long long)q->host[j * PAGANI_XSUM_BINS + b];
+        out[j].load = PAGANI_XSUM_MAX_LOAD - 1;
+        pagani_xsum_normalize(&out[j]);
+        if (hf[j] != ~0ULL && (fault->k == 0 || hf[j] < fault->k)) {
+            fault->k = hf[j];
+            fault->shift = first_shift + (int)(j % (size_t)shifts);
+            fault->integral = ids[j / (size_t)shifts];
         }
     }
-    if (!fault->k) return PAGANI_OK;
-
-    /* the raw value at the fault, for the report */
-    {
-        double *x = NULL, *fx = NULL, value = NAN;
-        fault->value = NAN;
-        fill_args(q, &a, fault->shift, fault->k, 1, 1, 1);
-        if (cudaMalloc((void **)&x, (size_t)(q->job.n + 1) * sizeof(double)) == cudaSuccess) {
-            dim3 one = {1, 1, 1}, block = {QMC_THREADS, 1, 1};
-            fx = x + q->job.n;
-            args[2] = &x;
-            args[3] = &fx;
-            if (cudaLaunchKernel((const void *)q->kernels->points, one, block, args, 0,
-                                 st->stream) == cudaSuccess &&
-                cudaMemcpyAsync(&value, fx, sizeof value, cudaMemcpyDeviceToHost,
-                                st->stream) == cudaSuccess &&
-                cudaStreamSynchronize(st->stream) == cudaSuccess)
-                fault->value = value;
-            cudaFree(x);
+    for (int m = 0; m < live; m++)
+        if (faults[m].k) {
+            faults[m].value = fault_value(q, &faults[m]);
+            any = 1;
         }
-        (void)cudaGetLastError();   /* the report is best effort */
-    }
-    return PAGANI_ERR_NONFINITE;
+    return any ? PAGANI_ERR_NONFINITE : PAGANI_OK;
 }
 
+/* qmc_ops.points: the points of one shift in integral 0's box. */
 static int cq_points(void *qmc_state, int shift, unsigned long long first,
                      unsigned long long count, unsigned long long leap, double *x)
 {
@@ -232,7 +343,7 @@ static int cq_points(void *qmc_state, int shift, unsigned long long first,
     size_t bytes = (size_t)count * (size_t)q->job.n * sizeof(double);
     double *none = NULL;
     pagani_qmc_args a;
-    void *args[4];
+    void *args[5];
 
     if (count == 0) return PAGANI_OK;
     CUDA_TRY(ctx, cudaSetDevice(st->device));
@@ -243,11 +354,12 @@ static int cq_points(void *qmc_state, int shift, unsigned long long first,
         CUDA_TRY(ctx, cudaMalloc((void **)&q->points, bytes));
         q->points_bytes = bytes;
     }
-    fill_args(q, &a, shift, first, count, leap, 1);
+    fill_args(q, &a, shift, first, count, leap);
     args[0] = &a;
     args[1] = &q->params;
-    args[2] = &q->points;
-    args[3] = &none;
+    args[2] = &q->box;
+    args[3] = &q->points;
+    args[4] = &none;
     {
         dim3 grid = {(unsigned)((count + QMC_THREADS - 1) / QMC_THREADS), 1, 1};
         dim3 block = {QMC_THREADS, 1, 1};

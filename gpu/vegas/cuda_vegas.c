@@ -6,10 +6,17 @@
  * scan are in gpu/vegas/vegas_scan.cu. This file only allocates and launches,
  * so it is plain C against the CUDA runtime API.
  *
- * Per pass: one launch (the last block merges the blocks' sums), one copy of
- * the sums back and, in grid-adjusting iterations, one of the bin totals
- * (2 * rows * nb words). Device buffers belong to the state of one run
- * (setup .. release); nothing is allocated per pass.
+ * Per pass: one launch for all its integrals (each gets the blocks it would
+ * get alone; its last block merges their sums), one copy of the sums back
+ * and, in grid-adjusting iterations, one of the bin totals (2 * rows * nb
+ * words an integral). Device buffers belong to the state of one run
+ * (setup .. release); nothing is allocated per pass but a larger
+ * parameter buffer when a single call's block grows.
+ *
+ * Device memory per integral: its grid (rows * (nb + 1) doubles), bin
+ * totals (16 bytes a bin), box, parameter block, the block partials of a
+ * pass (72 bytes a block), and for Vegas+ 24 bytes a sub-cube (sigma,
+ * counts, offsets); a run that cannot have them is PAGANI_ERR_NO_MEMORY.
  *
  * Launch shape: 256 threads a block; each thread takes about T samples,
  * T = clamp(max(N / 2^19, 2 * cells / 256, 8), .., 4096) for N samples per
@@ -46,6 +53,8 @@ typedef struct cuda_vegas_integrand {
     cudaKernel_t plain;
 } cuda_vegas_integrand;
 
+/* Arrays named per integral hold the job's K integrals one after the
+ * other. */
 typedef struct cuda_vegas {
     cuda_state *st;
     vegas_job job;
@@ -56,16 +65,22 @@ typedef struct cuda_vegas {
     long long per_thread_units;      /* MAP_UNITS */
     long long adjust_units;          /* MAP_UNITS with shared bins */
     long long per_thread_samples;    /* MAP_OFFSETS */
-    long long plus_total;            /* Vegas+: samples of a full pass */
-    double *grid;
-    unsigned long long *bins;        /* low words, then high words */
-    unsigned long long *host_bins;
-    pagani_vegas_partial *partials, *out;
-    unsigned *done;
+    long long max_blocks;            /* the most blocks of one integral */
+    long long *plus_total;           /* Vegas+: samples of a full pass, per
+                                        integral (host) */
+    double *grids;                   /* per integral */
+    double *lower, *width;           /* per integral, n each */
+    unsigned long long *bins;        /* per integral: low words, then high */
+    unsigned long long *host_bins;   /* the same, on the host */
+    pagani_vegas_partial *partials;  /* K * max_blocks */
+    pagani_vegas_partial *out, *host_out;  /* per member of a pass */
+    pagani_vegas_member *members, *host_members; /* K + 1 */
+    unsigned *done;                  /* per integral */
+    long long *host_totals;          /* Vegas+: per integral */
     void *params;
     size_t params_bytes;
-    double *sigma;                   /* Vegas+ */
-    long long *counts, *offsets;
+    double *sigma;                   /* Vegas+, per integral */
+    long long *counts, *offsets;     /* Vegas+, cubes + 1 per integral */
     void *scan_temp;
     size_t scan_bytes;
 } cuda_vegas;
@@ -106,22 +121,30 @@ static void cv_release(void *vegas_state)
 {
     cuda_vegas *v = vegas_state;
     if (!v) return;
-    cudaFree(v->grid);
+    cudaFree(v->grids);
+    cudaFree(v->lower);
+    cudaFree(v->width);
     cudaFree(v->bins);
     cudaFree(v->partials);
     cudaFree(v->out);
+    cudaFree(v->members);
     cudaFree(v->done);
     cudaFree(v->params);
     cudaFree(v->sigma);
     cudaFree(v->counts);
     cudaFree(v->offsets);
     cudaFree(v->scan_temp);
+    free(v->plus_total);
     free(v->host_bins);
+    free(v->host_out);
+    free(v->host_members);
+    free(v->host_totals);
     free(v);
 }
 
-/* Which of grid and bins go to shared memory, and the launch shape. */
-static int plan_launch(cuda_vegas *v, long long *max_blocks)
+/* Which of grid and bins go to shared memory, and the launch shape; sets
+ * v->max_blocks, the most blocks one integral's pass launches. */
+static int plan_launch(cuda_vegas *v)
 {
     const vegas_job *job = &v->job;
     cuda_state *st = v->st;
@@ -166,8 +189,68 @@ static int plan_launch(cuda_vegas *v, long long *max_blocks)
         long long b2 = ((most + t - 1) / t + VEGAS_THREADS - 1) / VEGAS_THREADS;
         if (b2 > blocks) blocks = b2;
     }
-    *max_blocks = blocks > 0 ? blocks : 1;
+    v->max_blocks = blocks > 0 ? blocks : 1;
     return PAGANI_OK;
+}
+
+/* Copies the first `bytes` of dst (device) into the K - 1 stretches of
+ * `bytes` after it, doubling the copied stretch each time. */
+static int replicate(cuda_state *st, void *dst, size_t bytes, int k)
+{
+    for (size_t have = 1; have < (size_t)k; have *= 2) {
+        size_t take = have < (size_t)k - have ? have : (size_t)k - have;
+        CUDA_TRY(st->ctx, cudaMemcpyAsync((char *)dst + have * bytes, dst, take * bytes,
+                                          cudaMemcpyDeviceToDevice, st->stream));
+    }
+    return PAGANI_OK;
+}
+
+/* The K uniform grids and boxes, on the device. */
+static int upload_start(cuda_vegas *v)
+{
+    const vegas_job *job = &v->job;
+    const size_t k = (size_t)job->integrals, box = 8 * k * (size_t)job->n;
+    pagani_context *ctx = v->st->ctx;
+    double *uniform = malloc(8 * (size_t)v->grid_cells);
+    int rc;
+
+    if (!uniform) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas host grid");
+    pagani_vegas_grid_uniform(uniform, job->grid_axes, job->bins);
+    /* from pageable memory: staged before the call returns */
+    rc = cudaMemcpyAsync(v->grids, uniform, 8 * (size_t)v->grid_cells,
+                         cudaMemcpyHostToDevice, v->st->stream) == cudaSuccess
+             ? replicate(v->st, v->grids, 8 * (size_t)v->grid_cells, job->integrals)
+             : cuda_fail(ctx, cudaGetLastError(), "cudaMemcpyAsync (Vegas grid)");
+    free(uniform);
+    if (rc != PAGANI_OK) return rc;
+    CUDA_TRY(ctx, cudaMemcpyAsync(v->lower, job->lower, box, cudaMemcpyHostToDevice,
+                                  v->st->stream));
+    CUDA_TRY(ctx, cudaMemcpyAsync(v->width, job->width, box, cudaMemcpyHostToDevice,
+                                  v->st->stream));
+    return PAGANI_OK;
+}
+
+/* Vegas+: the per-cube arrays, every count at job->samples. */
+static int setup_plus(cuda_vegas *v)
+{
+    const vegas_job *job = &v->job;
+    cuda_state *st = v->st;
+    pagani_context *ctx = st->ctx;
+    const size_t k = (size_t)job->integrals, m1 = (size_t)job->cubes + 1;
+
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->sigma, 8 * (size_t)job->cubes * k));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->counts, 8 * m1 * k));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->offsets, 8 * m1 * k));
+    CUDA_TRY(ctx, cuda_vegas_scan_bytes(job->cubes, &v->scan_bytes));
+    CUDA_TRY(ctx, cudaMalloc(&v->scan_temp, v->scan_bytes ? v->scan_bytes : 8));
+    CUDA_TRY(ctx, cudaMemsetAsync(v->counts, 0, 8 * m1, st->stream));
+    CUDA_TRY(ctx, cuda_vegas_stratify(st->stream, v->sigma, job->cubes, 0.0, 0,
+                                      job->samples, job->max_per_cube, v->counts,
+                                      v->offsets, v->scan_temp, v->scan_bytes));
+    {
+        int rc = replicate(st, v->counts, 8 * m1, job->integrals);
+        return rc == PAGANI_OK ? replicate(st, v->offsets, 8 * m1, job->integrals) : rc;
+    }
 }
 
 static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_state)
@@ -175,10 +258,9 @@ static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_stat
     cuda_state *st = backend_state;
     pagani_context *ctx = st->ctx;
     pagani_integrand *f = job->integrand;
+    const size_t k = (size_t)job->integrals;
     cuda_vegas *v;
-    long long max_blocks = 1;
-    double *uniform;
-    int rc, rows = job->grid_axes;
+    int rc;
 
     *vegas_state = NULL;
     CUDA_TRY(ctx, cudaSetDevice(st->device));
@@ -189,60 +271,49 @@ static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_stat
     v->st = st;
     v->job = *job;
     v->kernels = f->device_module[PAGANI_VEGAS];
-    v->grid_cells = rows * (job->bins + 1);
-    v->bin_cells = rows * job->bins;
-    v->plus_total = job->cubes * job->samples;
-    if ((rc = plan_launch(v, &max_blocks)) != PAGANI_OK) return rc;
-    v->host_bins = malloc(16 * (size_t)v->bin_cells);
-    uniform = malloc(8 * (size_t)v->grid_cells);
-    if (!v->host_bins || !uniform) {
-        free(uniform);
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas host buffers");
-    }
-    pagani_vegas_grid_uniform(uniform, rows, job->bins);
-    rc = PAGANI_OK;
-    if (cudaMalloc((void **)&v->grid, 8 * (size_t)v->grid_cells) != cudaSuccess ||
-        cudaMemcpy(v->grid, uniform, 8 * (size_t)v->grid_cells,
-                   cudaMemcpyHostToDevice) != cudaSuccess)
-        rc = cuda_fail(ctx, cudaGetLastError(), "cudaMalloc/cudaMemcpy (Vegas grid)");
-    free(uniform);
-    if (rc != PAGANI_OK) return rc;
-    CUDA_TRY(ctx, cudaMalloc((void **)&v->bins, 16 * (size_t)v->bin_cells));
-    CUDA_TRY(ctx, cudaMalloc((void **)&v->partials,
-                             sizeof(pagani_vegas_partial) * (size_t)max_blocks));
-    CUDA_TRY(ctx, cudaMalloc((void **)&v->out, sizeof(pagani_vegas_partial)));
-    CUDA_TRY(ctx, cudaMalloc((void **)&v->done, sizeof(unsigned)));
-    CUDA_TRY(ctx, cudaMemsetAsync(v->done, 0, sizeof(unsigned), st->stream));
-    v->params_bytes = f->params_size > 8 ? f->params_size : 8;
-    CUDA_TRY(ctx, cudaMalloc(&v->params, v->params_bytes));
-    if (job->plus) {
-        size_t m1 = (size_t)job->cubes + 1;
-        CUDA_TRY(ctx, cudaMalloc((void **)&v->sigma, 8 * (size_t)job->cubes));
-        CUDA_TRY(ctx, cudaMalloc((void **)&v->counts, 8 * m1));
-        CUDA_TRY(ctx, cudaMalloc((void **)&v->offsets, 8 * m1));
-        CUDA_TRY(ctx, cuda_vegas_scan_bytes(job->cubes, &v->scan_bytes));
-        CUDA_TRY(ctx, cudaMalloc(&v->scan_temp, v->scan_bytes ? v->scan_bytes : 8));
-        CUDA_TRY(ctx, cudaMemsetAsync(v->counts, 0, 8 * m1, st->stream));
-        CUDA_TRY(ctx, cuda_vegas_stratify(st->stream, v->sigma, job->cubes, 0.0, 0,
-                                          job->samples, job->max_per_cube, v->counts,
-                                          v->offsets, v->scan_temp, v->scan_bytes));
-    }
+    v->grid_cells = job->grid_axes * (job->bins + 1);
+    v->bin_cells = job->grid_axes * job->bins;
+    if ((rc = plan_launch(v)) != PAGANI_OK) return rc;
+    v->plus_total = malloc(sizeof(long long) * k);
+    v->host_bins = malloc(16 * (size_t)v->bin_cells * k);
+    v->host_out = malloc(sizeof(pagani_vegas_partial) * k);
+    v->host_members = malloc(sizeof(pagani_vegas_member) * (k + 1));
+    v->host_totals = malloc(sizeof(long long) * k);
+    if (!v->plus_total || !v->host_bins || !v->host_out || !v->host_members ||
+        !v->host_totals)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas host buffers for %d "
+                           "integrals", job->integrals);
+    for (size_t i = 0; i < k; i++) v->plus_total[i] = job->cubes * job->samples;
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->grids, 8 * (size_t)v->grid_cells * k));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->lower, 8 * (size_t)job->n * k));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->width, 8 * (size_t)job->n * k));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->bins, 16 * (size_t)v->bin_cells * k));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->partials, sizeof(pagani_vegas_partial) *
+                                                        (size_t)v->max_blocks * k));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->out, sizeof(pagani_vegas_partial) * k));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->members, sizeof(pagani_vegas_member) * (k + 1)));
+    CUDA_TRY(ctx, cudaMalloc((void **)&v->done, sizeof(unsigned) * k));
+    CUDA_TRY(ctx, cudaMemsetAsync(v->done, 0, sizeof(unsigned) * k, st->stream));
+    if ((rc = upload_start(v)) != PAGANI_OK) return rc;
+    if (job->plus && (rc = setup_plus(v)) != PAGANI_OK) return rc;
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
     return PAGANI_OK;
 }
 
-static int cv_set_grid(void *vegas_state, const double *grid)
+static int cv_set_grids(void *vegas_state, int first, int count, const double *grids)
 {
     cuda_vegas *v = vegas_state;
-    CUDA_TRY(v->st->ctx, cudaMemcpyAsync(v->grid, grid, 8 * (size_t)v->grid_cells,
+    const size_t at = (size_t)first * v->grid_cells;
+    CUDA_TRY(v->st->ctx, cudaMemcpyAsync(v->grids + at, grids + at,
+                                         8 * (size_t)v->grid_cells * count,
                                          cudaMemcpyHostToDevice, v->st->stream));
     CUDA_TRY(v->st->ctx, cudaStreamSynchronize(v->st->stream));
     return PAGANI_OK;
 }
 
-/* The argument block of a pass; *threads the threads it needs. */
+/* The argument block of a pass, but for the work of each member. */
 static void fill_args(const cuda_vegas *v, const vegas_pass *pass, int accumulate,
-                      pagani_vegas_args *a, long long *threads)
+                      pagani_vegas_args *a)
 {
     const vegas_job *job = &v->job;
     const long long stride = pass->stride > 1 ? pass->stride : 1;
@@ -265,7 +336,6 @@ static void fill_args(const cuda_vegas *v, const vegas_pass *pass, int accumulat
         a->var_weight = kp.var_weight;
         a->inv_pieces = kp.inv_pieces;
     }
-    a->bin_scale = pass->bin_scale;
     a->beta = job->beta;
     a->iteration = pass->iteration;
     a->nb = job->bins;
@@ -275,42 +345,81 @@ static void fill_args(const cuda_vegas *v, const vegas_pass *pass, int accumulat
     a->grid_shared = accumulate ? v->adjust_grid_shared : v->plain_grid_shared;
     a->bins_shared = accumulate && v->adjust_bins_shared;
     a->stratify = pass->stratify && job->plus && stride == 1;
-    for (int i = 0; i < job->n; i++) {
-        a->lower[i] = job->lower[i];
-        a->width[i] = job->width[i];
-    }
+    a->members = pass->count;
+    a->params_stride = pass->params_stride;
+    a->params = pass->params ? v->params : NULL;
+    a->lower = v->lower;
+    a->width = v->width;
+    a->grids = v->grids;
+    a->counts = job->plus ? v->counts : NULL;
+    a->offsets = v->offsets;
+    a->sigma = v->sigma;
+    a->bins = v->bins;
+    a->done = v->done;
     if (job->plus && stride == 1) {
         a->mapping = PAGANI_VEGAS_MAP_OFFSETS;
-        a->total = v->plus_total;
         a->per_thread = v->per_thread_samples;
-        *threads = (a->total + a->per_thread - 1) / a->per_thread;
     } else {
         a->mapping = PAGANI_VEGAS_MAP_UNITS;
         a->per_thread = a->bins_shared ? v->adjust_units : v->per_thread_units;
-        *threads = (a->units + a->per_thread - 1) / a->per_thread;
     }
 }
 
-/* Copies the parameter block (it may change between passes). */
-static int upload_params(cuda_vegas *v)
+/* The member table of a pass (into table, count + 1 entries): each
+ * member's integral, bin scale and blocks (those its pass alone would
+ * launch). Returns the blocks in all. */
+static long long fill_members(cuda_vegas *v, const vegas_pass *pass,
+                              const pagani_vegas_args *a,
+                              pagani_vegas_member *table)
+{
+    long long start = 0;
+
+    for (int i = 0; i < pass->count; i++) {
+        pagani_vegas_member *m = &table[i];
+        const int k = pass->members[i];
+        long long threads;
+
+        m->integral = k;
+        m->pad = 0;
+        m->bin_scale = pass->bin_scale[i];
+        m->total = a->mapping == PAGANI_VEGAS_MAP_OFFSETS ? v->plus_total[k] : 0;
+        threads = a->mapping == PAGANI_VEGAS_MAP_OFFSETS
+                      ? (m->total + a->per_thread - 1) / a->per_thread
+                      : (a->units + a->per_thread - 1) / a->per_thread;
+        m->block_start = start;
+        start += (threads + VEGAS_THREADS - 1) / VEGAS_THREADS;
+    }
+    memset(&table[pass->count], 0, sizeof *table);
+    table[pass->count].block_start = start;
+    return start;
+}
+
+/* Copies the pass's parameter blocks (a single call's may change between
+ * passes): all K blocks, or the one they share. */
+static int upload_params(cuda_vegas *v, const vegas_pass *pass)
 {
     const pagani_integrand *f = v->job.integrand;
     pagani_context *ctx = v->st->ctx;
+    size_t bytes = pass->params_stride ? pass->params_stride * (size_t)v->job.integrals
+                                       : pagani_params_padded(f->params_size);
 
-    if (!f->params_size) return PAGANI_OK;
-    if (f->params_size > v->params_bytes) {
+    if (!pass->params || !bytes) return PAGANI_OK;
+    if (bytes > v->params_bytes) {
         cudaFree(v->params);
         v->params = NULL;
-        CUDA_TRY(ctx, cudaMalloc(&v->params, f->params_size));
-        v->params_bytes = f->params_size;
+        v->params_bytes = 0;
+        CUDA_TRY(ctx, cudaMalloc(&v->params, bytes));
+        v->params_bytes = bytes;
     }
-    CUDA_TRY(ctx, cudaMemcpyAsync(v->params, f->params, f->params_size,
+    CUDA_TRY(ctx, cudaMemcpyAsync(v->params, pass->params, bytes,
                                   cudaMemcpyHostToDevice, v->st->stream));
     return PAGANI_OK;
 }
 
-static void to_sums(const cuda_vegas *v, const pagani_vegas_partial *p,
-                    long long key_stride, vegas_sums *sums)
+/* A member's merged partial as the driver's sums; the fault key becomes
+ * (cube, sample). */
+static void to_sums(const pagani_vegas_partial *p, long long key_stride,
+                    vegas_sums *sums)
 {
     memset(sums, 0, sizeof *sums);
     sums->value = p->value;
@@ -326,7 +435,15 @@ static void to_sums(const cuda_vegas *v, const pagani_vegas_partial *p,
         sums->fault_sample = (long long)(p->fault_key % (unsigned long long)key_stride);
         sums->fault_value = p->fault_value;
     }
-    (void)v;
+}
+
+/* Integral k's 128-bit bin totals (host_bins) as doubles / scale. */
+static void bins_out(const cuda_vegas *v, int k, double scale, double *bins)
+{
+    const unsigned long long *t = v->host_bins + 2 * (size_t)v->bin_cells * k;
+    for (int i = 0; i < v->bin_cells; i++)
+        bins[i] = ((double)t[v->bin_cells + i] * 18446744073709551616.0 + (double)t[i]) /
+                  scale;
 }
 
 static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums,
@@ -336,78 +453,99 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
     cuda_state *st = v->st;
     pagani_context *ctx = st->ctx;
     const int accumulate = pass->accumulate && pass->stride <= 1;
-    pagani_vegas_partial *host = (pagani_vegas_partial *)st->pinned;
-    long long *counts = v->job.plus ? v->counts : NULL;
+    const int first = pass->members[0], last = pass->members[pass->count - 1];
+    const size_t span = 2 * (size_t)v->bin_cells * (size_t)(last - first + 1);
+    const size_t out_bytes = sizeof(pagani_vegas_partial) * (size_t)pass->count;
+    const size_t table_bytes =
+        sizeof(pagani_vegas_member) * (size_t)(pass->count + 1);
+    /* the page-locked buffer (4096 bytes) when they fit, for fast copies:
+     * the sums in its first half, the member table in the second */
+    pagani_vegas_partial *host = out_bytes <= 2048
+                                     ? (pagani_vegas_partial *)st->pinned
+                                     : v->host_out;
+    pagani_vegas_member *table = table_bytes <= 2048
+                                     ? (pagani_vegas_member *)((char *)st->pinned +
+                                                               2048)
+                                     : v->host_members;
     pagani_vegas_args a;
-    long long threads, blocks;
-    void *args[10];
+    long long blocks;
+    void *args[4];
     int rc;
 
     CUDA_TRY(ctx, cudaSetDevice(st->device));
-    fill_args(v, pass, accumulate, &a, &threads);
-    blocks = (threads + VEGAS_THREADS - 1) / VEGAS_THREADS;
+    /* first: it may move v->params, which fill_args passes on */
+    if ((rc = upload_params(v, pass)) != PAGANI_OK) return rc;
+    fill_args(v, pass, accumulate, &a);
+    blocks = fill_members(v, pass, &a, table);
     if (blocks > 0x7fffffffLL)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "Vegas pass of %lld blocks is "
                            "beyond one launch", blocks);
-    if ((rc = upload_params(v)) != PAGANI_OK) return rc;
     if (accumulate)
-        CUDA_TRY(ctx, cudaMemsetAsync(v->bins, 0, 16 * (size_t)v->bin_cells, st->stream));
+        CUDA_TRY(ctx, cudaMemsetAsync(v->bins + 2 * (size_t)v->bin_cells * first, 0,
+                                      8 * span, st->stream));
+    CUDA_TRY(ctx, cudaMemcpyAsync(v->members, table, table_bytes,
+                                  cudaMemcpyHostToDevice, st->stream));
     args[0] = &a;
-    args[1] = &v->params;
-    args[2] = &v->grid;
-    args[3] = &counts;
-    args[4] = &v->offsets;
-    args[5] = &v->sigma;
-    args[6] = &v->bins;
-    args[7] = &v->partials;
-    args[8] = &v->done;
-    args[9] = &v->out;
-    if (blocks > 0) {
+    args[1] = &v->members;
+    args[2] = &v->partials;
+    args[3] = &v->out;
+    {
         dim3 grid = {(unsigned)blocks, 1, 1}, block = {VEGAS_THREADS, 1, 1};
         CUDA_TRY(ctx, cudaLaunchKernel(
                           (const void *)(accumulate ? v->kernels->adjust : v->kernels->plain),
                           grid, block, args, accumulate ? v->adjust_smem : v->plain_smem,
                           st->stream));
-        CUDA_TRY(ctx, cudaMemcpyAsync(host, v->out, sizeof *host, cudaMemcpyDeviceToHost,
-                                      st->stream));
-    } else {
-        memset(host, 0, sizeof *host);
-        host->fault_key = ~0ULL;
     }
+    CUDA_TRY(ctx, cudaMemcpyAsync(host, v->out, out_bytes, cudaMemcpyDeviceToHost,
+                                  st->stream));
     if (accumulate && bins)
-        CUDA_TRY(ctx, cudaMemcpyAsync(v->host_bins, v->bins, 16 * (size_t)v->bin_cells,
-                                      cudaMemcpyDeviceToHost, st->stream));
+        CUDA_TRY(ctx, cudaMemcpyAsync(v->host_bins + 2 * (size_t)v->bin_cells * first,
+                                      v->bins + 2 * (size_t)v->bin_cells * first,
+                                      8 * span, cudaMemcpyDeviceToHost, st->stream));
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
-    to_sums(v, host, a.key_stride, sums);
-    if (accumulate && bins)
-        for (int i = 0; i < v->bin_cells; i++)
-            bins[i] = ((double)v->host_bins[v->bin_cells + i] * 18446744073709551616.0 +
-                       (double)v->host_bins[i]) / pass->bin_scale;
+    for (int i = 0; i < pass->count; i++) {
+        const int k = pass->members[i];
+        to_sums(&host[i], a.key_stride, &sums[i]);
+        if (accumulate && bins)
+            bins_out(v, k, pass->bin_scale[i], bins + (size_t)v->bin_cells * k);
+    }
     return PAGANI_OK;
 }
 
-static int cv_stratify(void *vegas_state, double beta_sum, long long target,
-                       long long *total)
+static int cv_stratify(void *vegas_state, const int *members, int count,
+                       const double *beta_sums, long long target, long long *totals)
 {
     cuda_vegas *v = vegas_state;
     cuda_state *st = v->st;
     const vegas_job *job = &v->job;
-    long long *host = (long long *)st->pinned;
+    const size_t m1 = (size_t)job->cubes + 1;
+    const int first = members[0], last = members[count - 1];
 
-    CUDA_TRY(st->ctx, cuda_vegas_stratify(st->stream, v->sigma, job->cubes, beta_sum,
-                                          target, job->samples, job->max_per_cube,
-                                          v->counts, v->offsets, v->scan_temp,
-                                          v->scan_bytes));
-    CUDA_TRY(st->ctx, cudaMemcpyAsync(host, v->offsets + job->cubes, sizeof *host,
-                                      cudaMemcpyDeviceToHost, st->stream));
+    for (int i = 0; i < count; i++) {
+        const size_t k = (size_t)members[i];
+        CUDA_TRY(st->ctx, cuda_vegas_stratify(st->stream, v->sigma + k * job->cubes,
+                                              job->cubes, beta_sums[i], target,
+                                              job->samples, job->max_per_cube,
+                                              v->counts + k * m1, v->offsets + k * m1,
+                                              v->scan_temp, v->scan_bytes));
+    }
+    /* offsets[cubes] of integrals first..last: their totals */
+    CUDA_TRY(st->ctx, cudaMemcpy2DAsync(v->host_totals + first, sizeof(long long),
+                                        v->offsets + (size_t)first * m1 + job->cubes,
+                                        8 * m1, sizeof(long long),
+                                        (size_t)(last - first + 1),
+                                        cudaMemcpyDeviceToHost, st->stream));
     CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
-    v->plus_total = *total = *host;
+    for (int i = 0; i < count; i++) {
+        v->plus_total[members[i]] = v->host_totals[members[i]];
+        totals[i] = v->host_totals[members[i]];
+    }
     return PAGANI_OK;
 }
 
 const vegas_ops pagani_cuda_vegas_ops = {
     cv_setup,
-    cv_set_grid,
+    cv_set_grids,
     cv_sample,
     cv_stratify,
     cv_release,

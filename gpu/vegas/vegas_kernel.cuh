@@ -125,8 +125,26 @@ __device__ __forceinline__ void pagani_vegas_add(pagani_vegas_partial *p,
     }
 }
 
+/* The member whose blocks hold block b: the last i < count with
+ * members[i].block_start <= b. */
+__device__ __forceinline__ int pagani_vegas_member_of(const pagani_vegas_member *members,
+                                                      int count, long long b)
+{
+    int lo = 0, hi = count - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) >> 1;
+        if (members[mid].block_start <= b) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
 /*
- * One sampling pass. Work mapping (a.mapping):
+ * One sampling pass over the a.members integrals of members[]: member i
+ * owns the launch's blocks members[i].block_start .. members[i +
+ * 1].block_start - 1 (as many as its pass would launch alone) and, with b
+ * its block's rank among them, thread t = b * blockDim.x + threadIdx.x of
+ * the integral works as thread t of a launch of that integral alone. Work
+ * mapping (a.mapping):
  *  MAP_UNITS   thread t takes units t*per_thread .. (t+1)*per_thread - 1
  *              (unit u = piece first + u*stride, cube-major; a cube's
  *              count from counts[] when given, else a.samples per piece);
@@ -134,44 +152,54 @@ __device__ __forceinline__ void pagani_vegas_add(pagani_vegas_partial *p,
  *              (offsets[], the scan of counts[]) lies in its range of
  *              per_thread samples.
  * Each thread samples its pieces in order (vegas_piece.h) into a private
- * partial; the block merges them in a fixed order and writes
- * partials[blockIdx.x]; the last block to finish (a counter) merges those
- * in block order into *out. So the sums depend on the launch shape only,
- * which depends on the job only. With ACC, bin contributions are counted as
- * integers (pagani_vegas_quantize) in shared memory, three 32-bit digit
- * counters a cell with native atomics (a block adds at most 2^16 samples),
- * or straight into global memory (Vegas+, or bins too many for shared
- * memory), and merged once per block into 128-bit totals in bins[0..cells)
- * (low words) and bins[cells..2 cells) (high words): integer sums, the same
- * whatever the order.
+ * partial; the block merges them in a fixed order and writes its partial
+ * (partials[blockIdx.x]); the integral's last block to finish (its counter
+ * in done[]) merges its blocks' partials in block order into out[i]. So an
+ * integral's sums depend on its own launch shape only, which depends on the
+ * job only: the same with other integrals in the launch or without. With
+ * ACC, bin contributions are counted as integers (pagani_vegas_quantize) in
+ * shared memory, three 32-bit digit counters a cell with native atomics (a
+ * block adds at most 2^16 samples), or straight into global memory
+ * (Vegas+, or bins too many for shared memory), and merged once per block
+ * into the integral's 128-bit totals, bins[0..cells) (low words) and
+ * bins[cells..2 cells) (high words): integer sums, the same whatever the
+ * order.
  */
 template <bool ACC>
 __device__ __forceinline__ void
-pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *grid,
-                  const long long *counts, const long long *offsets, double *sigma,
-                  unsigned long long *bins, pagani_vegas_partial *partials,
-                  unsigned *done, pagani_vegas_partial *out)
+pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members,
+                  pagani_vegas_partial *partials, pagani_vegas_partial *out)
 {
     extern __shared__ double pagani_vegas_smem[];
     __shared__ pagani_vegas_partial scratch[PAGANI_VEGAS_THREADS / 32];
     __shared__ int last;
-    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = pagani_vegas_member_of(members, a.members, blockIdx.x);
+    const pagani_vegas_member m = members[i];
+    const long long end = members[i + 1].block_start;
+    const long long block = (long long)blockIdx.x - m.block_start;
+    const long long t = block * blockDim.x + threadIdx.x;
+    const size_t k = (size_t)m.integral;
+    const double *grid = a.grids + k * (size_t)a.grid_cells;
+    const long long *counts = a.counts ? a.counts + k * (size_t)(a.cubes + 1) : 0;
+    const long long *offsets = a.offsets ? a.offsets + k * (size_t)(a.cubes + 1) : 0;
+    double *sigma = a.sigma ? a.sigma + k * (size_t)a.cubes : 0;
+    unsigned long long *bins = a.bins + 2 * k * (size_t)a.bin_cells;
     const double gd = (double)a.g;
     double *free_smem = pagani_vegas_smem;
     const double *g = grid;
     void *b = bins;
     pagani_vegas_kparams kp;
     pagani_vegas_partial p = pagani_vegas_empty();
-    double k[PAGANI_N];
+    double x[PAGANI_N];
 
     if (a.grid_shared) {
-        for (int i = threadIdx.x; i < a.grid_cells; i += blockDim.x) free_smem[i] = grid[i];
+        for (int c = threadIdx.x; c < a.grid_cells; c += blockDim.x) free_smem[c] = grid[c];
         g = free_smem;
         free_smem += a.grid_cells;
     }
     if (ACC && a.bins_shared) {
         unsigned *digits = (unsigned *)free_smem;
-        for (int i = threadIdx.x; i < 3 * a.bin_cells; i += blockDim.x) digits[i] = 0;
+        for (int c = threadIdx.x; c < 3 * a.bin_cells; c += blockDim.x) digits[c] = 0;
         b = digits;
     }
     __syncthreads();
@@ -188,12 +216,12 @@ pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *
     kp.var_weight = a.var_weight;
     kp.inv_pieces = a.inv_pieces;
     kp.nb_per_g = a.nb_per_g;
-    kp.bin_scale = a.bin_scale;
+    kp.bin_scale = m.bin_scale;
     kp.grid = g;
     kp.bins_hi = ACC && !a.bins_shared ? bins + a.bin_cells : 0;
-    kp.lower = a.lower;
-    kp.width = a.width;
-    kp.params = params;
+    kp.lower = a.lower + k * PAGANI_N;
+    kp.width = a.width + k * PAGANI_N;
+    kp.params = a.params ? (const char *)a.params + k * a.params_stride : 0;
 
     if (a.mapping == PAGANI_VEGAS_MAP_UNITS) {
         const long long u0 = t * a.per_thread;
@@ -201,39 +229,39 @@ pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *
             const long long u1 = a.units - u0 < a.per_thread ? a.units : u0 + a.per_thread;
             long long w = a.first + u0 * a.stride;
             long long cube = w / a.pieces, piece = w % a.pieces;
-            pagani_vegas_digits(cube, a.g, k);
+            pagani_vegas_digits(cube, a.g, x);
             for (long long u = u0; u < u1; u++) {
                 const long long count = counts ? counts[cube] : a.samples;
                 pagani_vegas_piece_out o = pagani_vegas_piece(
-                    &kp, 0, (pagani_u64)cube, k,
+                    &kp, 0, (pagani_u64)cube, x,
                     (pagani_u64)(counts ? 0 : piece * a.samples), count, b);
                 pagani_vegas_add(&p, a, o, cube, count, sigma);
                 if (a.stride == 1) {
                     if (++piece == a.pieces) {
                         piece = 0;
                         cube++;
-                        pagani_vegas_next(gd, k);
+                        pagani_vegas_next(gd, x);
                     }
                 } else {
                     w += a.stride;
                     cube = w / a.pieces;
                     piece = w % a.pieces;
-                    pagani_vegas_digits(cube, a.g, k);
+                    pagani_vegas_digits(cube, a.g, x);
                 }
             }
         }
     } else {
         const long long s0 = t * a.per_thread;
-        if (s0 < a.total) {
+        if (s0 < m.total) {
             const long long c0 = pagani_vegas_find(offsets, a.cubes, s0);
             const long long c1 = pagani_vegas_find(offsets, a.cubes, s0 + a.per_thread);
-            pagani_vegas_digits(c0, a.g, k);
+            pagani_vegas_digits(c0, a.g, x);
             for (long long c = c0; c < c1; c++) {
                 const long long count = counts[c];
                 pagani_vegas_piece_out o =
-                    pagani_vegas_piece(&kp, 0, (pagani_u64)c, k, 0, count, b);
+                    pagani_vegas_piece(&kp, 0, (pagani_u64)c, x, 0, count, b);
                 pagani_vegas_add(&p, a, o, c, count, sigma);
-                pagani_vegas_next(gd, k);
+                pagani_vegas_next(gd, x);
             }
         }
     }
@@ -242,32 +270,33 @@ pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *
     if (ACC && a.bins_shared) {   /* digits -> 128-bit totals */
         const unsigned *digits = (const unsigned *)b;
         __syncthreads();
-        for (int i = threadIdx.x; i < a.bin_cells; i += blockDim.x) {
-            const unsigned long long mid = ((unsigned long long)digits[a.bin_cells + i] << 16) +
-                                           digits[i];
+        for (int c = threadIdx.x; c < a.bin_cells; c += blockDim.x) {
+            const unsigned long long mid = ((unsigned long long)digits[a.bin_cells + c] << 16) +
+                                           digits[c];
             const unsigned long long lo =
-                mid + ((unsigned long long)digits[2 * a.bin_cells + i] << 32);
+                mid + ((unsigned long long)digits[2 * a.bin_cells + c] << 32);
             unsigned long long up = lo < mid;    /* carries into the high word */
             if (lo) {
-                const unsigned long long old = atomicAdd(bins + i, lo);
+                const unsigned long long old = atomicAdd(bins + c, lo);
                 up += old + lo < old;
             }
-            if (up) atomicAdd(bins + a.bin_cells + i, up);
+            if (up) atomicAdd(bins + a.bin_cells + c, up);
         }
     }
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = p;
         __threadfence();
-        last = atomicAdd(done, 1u) == gridDim.x - 1;
+        last = atomicAdd(a.done + k, 1u) == (unsigned)(end - m.block_start - 1);
     }
     __syncthreads();
     if (!last) return;
 
-    /* the last block: partials in block order, thread i taking i, i + 256, ... */
+    /* the integral's last block: its partials in block order, thread j
+     * taking j, j + 256, ... */
     __threadfence();
     p = pagani_vegas_empty();
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
-        const volatile pagani_vegas_partial *v = partials + i;
+    for (long long j = m.block_start + threadIdx.x; j < end; j += blockDim.x) {
+        const volatile pagani_vegas_partial *v = partials + j;
         pagani_vegas_partial q;
         q.value = v->value;
         q.variance = v->variance;
@@ -283,29 +312,23 @@ pagani_vegas_pass(const pagani_vegas_args &a, const void *params, const double *
     __syncthreads();
     p = pagani_vegas_block_merge(p, scratch);
     if (threadIdx.x == 0) {
-        *out = p;
-        *done = 0;
+        out[i] = p;
+        a.done[k] = 0;
     }
 }
 
 /* The pass with bin accumulation (grid-adjusting iterations). */
 extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS)
-pagani_vegas_adjust(const pagani_vegas_args a, const void *params, const double *grid,
-                    const long long *counts, const long long *offsets, double *sigma,
-                    unsigned long long *bins, pagani_vegas_partial *partials,
-                    unsigned *done, pagani_vegas_partial *out)
+pagani_vegas_adjust(const pagani_vegas_args a, const pagani_vegas_member *members,
+                    pagani_vegas_partial *partials, pagani_vegas_partial *out)
 {
-    pagani_vegas_pass<true>(a, params, grid, counts, offsets, sigma, bins, partials,
-                            done, out);
+    pagani_vegas_pass<true>(a, members, partials, out);
 }
 
 /* The cheaper pass once the grid is frozen: no bins. */
 extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS)
-pagani_vegas_plain(const pagani_vegas_args a, const void *params, const double *grid,
-                   const long long *counts, const long long *offsets, double *sigma,
-                   unsigned long long *bins, pagani_vegas_partial *partials,
-                   unsigned *done, pagani_vegas_partial *out)
+pagani_vegas_plain(const pagani_vegas_args a, const pagani_vegas_member *members,
+                   pagani_vegas_partial *partials, pagani_vegas_partial *out)
 {
-    pagani_vegas_pass<false>(a, params, grid, counts, offsets, sigma, bins, partials,
-                             done, out);
+    pagani_vegas_pass<false>(a, members, partials, out);
 }

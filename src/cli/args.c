@@ -21,9 +21,12 @@
 enum {
     OPT_LOWER = 256, OPT_UPPER, OPT_BOUNDS, OPT_EPSREL, OPT_EPSABS,
     OPT_METHOD, OPT_BACKEND, OPT_RULE, OPT_MAX_EVALS, OPT_MAX_ITERATIONS,
-    OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED, OPT_CALLS,
-    OPT_PROGRESS, OPT_JSON
+    OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED,
+    OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE
 };
+
+/* The most CPU threads a context takes (pagani_context_set_threads). */
+#define MAX_THREADS 4096
 
 static const struct option long_options[] = {
     {"dim",             required_argument, NULL, 'n'},
@@ -43,6 +46,8 @@ static const struct option long_options[] = {
     {"no-probes",        no_argument,      NULL, OPT_NO_PROBES},
     {"seed",            required_argument, NULL, OPT_SEED},
     {"params",          required_argument, NULL, 'p'},
+    {"params-file",     required_argument, NULL, OPT_PARAMS_FILE},
+    {"transform",       required_argument, NULL, OPT_TRANSFORM},
     {"calls",           required_argument, NULL, OPT_CALLS},
     {"progress",        no_argument,       NULL, OPT_PROGRESS},
     {"json",            no_argument,       NULL, OPT_JSON},
@@ -230,14 +235,14 @@ static int parse_bounds(const char *option, const char *s, double **lower,
         }
         if (read_double(option, at, &end, &lo[n])) goto fail;
         if (*end != ':') {
-            bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n + 1, s);
+            bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n, s);
             goto fail;
         }
         at = end + 1;
         if (read_double(option, at, &end, &hi[n])) goto fail;
         while (*end == ' ' || *end == '\t') end++;
         if (*end != ',' && *end != '\0') {
-            bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n + 1, s);
+            bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n, s);
             goto fail;
         }
         n++;
@@ -302,6 +307,17 @@ static int parse_rule(const char *option, const char *s, int *rule)
     return 0;
 }
 
+/* --transform: QMC's periodizing transform, qmc_transform 0, 1 or 2. */
+static int parse_transform(const char *option, const char *s, int *transform)
+{
+    static const char *const names[] = {"none", "tent", "korobov", NULL};
+    int i = lookup(s, names);
+    if (i < 0)
+        return bad(option, "unknown transform '%s' (none, tent, korobov)", s);
+    *transform = i;
+    return 0;
+}
+
 /* Handles one option returned by getopt_long. */
 static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
                         int *lower_set, int *upper_set, int *nbounds)
@@ -344,7 +360,7 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
     case OPT_MAX_ITERATIONS:
         return parse_count(option, arg, 0, INT_MAX, &a->max_iterations);
     case OPT_THREADS:
-        return parse_count(option, arg, 0, INT_MAX, &a->threads);
+        return parse_count(option, arg, 0, MAX_THREADS, &a->threads);
     case OPT_MEMORY: return parse_bytes(option, arg, &a->memory);
     case OPT_NO_RELERR_FILTER: a->no_relerr_filter = 1; return 0;
     case OPT_NO_PROBES: a->no_probes = 1; return 0;
@@ -355,10 +371,30 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
         if (parse_double(option, arg, &a->calls)) return CLI_EXIT_USAGE;
         if (a->calls < 1.0) return bad(option, "%s is below 1", arg);
         return 0;
+    case OPT_TRANSFORM: return parse_transform(option, arg, &a->transform);
+    case OPT_PARAMS_FILE: a->params_file = arg; return 0;
     case OPT_PROGRESS: a->progress = 1; return 0;
     case OPT_JSON: a->json = 1; return 0;
     default: return CLI_EXIT_USAGE; /* getopt_long has said what */
     }
+}
+
+/* After all options: refuses options that do not go together, and the
+ * tolerances 0 and 0, which no run can meet. */
+static int check_combinations(const cli_args *a)
+{
+    if (a->epsrel == 0.0 && a->epsabs == 0.0)
+        return bad("--epsrel/--epsabs", "both tolerances are 0, which no "
+                   "estimate can meet; give one above 0");
+    if (a->transform >= 0 && a->method != PAGANI_QMC)
+        return bad("--transform", "applies to --method qmc only");
+    if (a->params_file && a->params)
+        return bad("--params-file", "cannot be combined with -p");
+    if (a->params_file && a->file && strcmp(a->params_file, "-") == 0 &&
+        strcmp(a->file, "-") == 0)
+        return bad("--params-file", "and -f cannot both read standard "
+                   "input");
+    return 0;
 }
 
 /* After all options: settles n and the bounds of every axis. */
@@ -384,7 +420,7 @@ static int settle_box(cli_args *a, long long dim, int lower_set,
         if (a->lower[i] >= a->upper[i]) {
             const char *option = nbounds ? "--bounds" : "--lower/--upper";
             return bad(option, "axis %d: lower bound %g is not below upper "
-                       "bound %g", i + 1, a->lower[i], a->upper[i]);
+                       "bound %g", i, a->lower[i], a->upper[i]);
         }
     }
     return 0;
@@ -398,6 +434,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
     memset(a, 0, sizeof *a);
     a->epsrel = a->epsabs = -1.0;
     a->max_evals = a->max_iterations = a->threads = a->memory = -1;
+    a->transform = -1;
     a->lower = malloc(PAGANI_MAX_DIM * sizeof *a->lower);
     a->upper = malloc(PAGANI_MAX_DIM * sizeof *a->upper);
     if (!a->lower || !a->upper) return bad("pagani", "out of memory");
@@ -431,6 +468,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
         fprintf(stderr, "pagani: no EXPR given\n");
         goto usage;
     }
+    if (check_combinations(a)) goto usage;
     if (settle_box(a, dim, lower_set, upper_set, nbounds)) goto usage;
     return 0;
 

@@ -13,13 +13,16 @@
 #include <stdio.h>
 #include "pagani.h"
 
-/* Exit statuses of the program. */
+/* Exit statuses of the program. With --params-file they speak of every
+ * line: 0 when all converged, 1 when one did not. */
 enum {
     CLI_EXIT_CONVERGED = 0,   /* the requested tolerance was met */
     CLI_EXIT_NOT_CONVERGED = 1, /* an estimate, but status not CONVERGED */
-    CLI_EXIT_USAGE = 2,       /* bad command line, unreadable EXPR file, or
-                               * EXPR reads p beyond the -p values */
-    CLI_EXIT_LIBRARY = 3,     /* the library returned an error code */
+    CLI_EXIT_USAGE = 2,       /* bad command line (an option value the
+                               * library refuses included), unreadable or
+                               * malformed EXPR or parameter file, or EXPR
+                               * reads p beyond the parameters given */
+    CLI_EXIT_LIBRARY = 3,     /* the library returned another error code */
     CLI_EXIT_SIGNAL = 128     /* + N: signal N came before the integration
                                * began; the program ends by that signal */
 };
@@ -39,6 +42,7 @@ typedef struct cli_args {
 
     double *params;           /* -p values (malloc'd), or NULL */
     int nparams;
+    const char *params_file;  /* --params-file FILE ("-": stdin), or NULL */
 
     pagani_method method;
     pagani_backend backend;
@@ -54,6 +58,7 @@ typedef struct cli_args {
     unsigned long long seed;
     int no_relerr_filter;
     int no_probes;
+    int transform;            /* --transform: qmc_transform; negative: unset */
     int progress;             /* --progress */
     int json;                 /* --json */
 } cli_args;

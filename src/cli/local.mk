@@ -5,6 +5,8 @@ pagani_SOURCES = \
 	src/cli/args.c \
 	src/cli/args.h \
 	src/cli/help.c \
+	src/cli/params_file.c \
+	src/cli/params_file.h \
 	src/cli/report.c \
 	src/cli/report.h
 pagani_LDADD = libpagani.la

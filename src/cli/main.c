@@ -2,9 +2,11 @@
  * main.c - `pagani [options] 'EXPR'`: integrates a C expression typed at the
  * shell through the public API of libpagani (pagani.h) and nothing else.
  *
- * Steps: parse the command line (args.c), read EXPR, create a context on
- * the chosen backend, compile EXPR into an integrand, integrate, print the
- * result (report.c). The exit status says how it ended (args.h).
+ * Steps: parse the command line (args.c), read EXPR (and the parameter
+ * file of --params-file, params_file.c), create a context on the chosen
+ * backend, compile EXPR into an integrand, integrate (every line of the
+ * parameter file in one pagani_integrate_batch call), print the results
+ * (report.c). The exit status says how it ended (args.h).
  *
  * SIGINT (Ctrl-C), SIGTERM and SIGHUP are caught from before the context
  * is created: during the integration the progress callback then stops it
@@ -17,12 +19,14 @@
 #endif
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pagani.h"
 #include "args.h"
+#include "params_file.h"
 #include "report.h"
 
 /* The signals that stop a run: Ctrl-C, kill's default, a closed terminal. */
@@ -83,14 +87,38 @@ static void end_by_signal(int sig)
     raise(sig);
 }
 
+/* What the progress callback needs: the command line and the name of the
+ * size it is passed. */
+typedef struct progress_state {
+    const cli_args *args;
+    const char *size_name;
+} progress_state;
+
+/* The name of the progress callback's `size` (pagani.h: pagani_progress_fn
+ * and pagani_integrate_batch) for a run on `method`: in a batch of more
+ * than one integral, the integrals still running; else what the method
+ * counts. --method auto does not say beforehand which method runs, so
+ * there it is the size. */
+static const char *size_name(pagani_method method, int batch)
+{
+    if (batch) return "integrals running";
+    switch (method) {
+    case PAGANI_CUBATURE: return "active regions";
+    case PAGANI_VEGAS: return "sub-cubes";
+    case PAGANI_QMC: return "points per shift";
+    default: return "size";
+    }
+}
+
 /* The progress callback: prints a --progress line when asked and stops the
  * integration (non-zero) once a stop signal has come. */
-static int on_iteration(int iteration, long long active_regions,
-                        double estimate, double error, void *data)
+static int on_iteration(int iteration, long long size, double estimate,
+                        double error, void *data)
 {
-    const cli_args *a = data;
-    if (a->progress)
-        report_progress(stderr, iteration, active_regions, estimate, error);
+    const progress_state *state = data;
+    if (state->args->progress)
+        report_progress(stderr, iteration, state->size_name, size, estimate,
+                        error);
     return stop_signal != 0;
 }
 
@@ -133,8 +161,9 @@ static char *read_file(const char *path)
     return text;
 }
 
-/* The library's defaults for the method, with what the command line set. */
-static pagani_options make_options(const cli_args *a)
+/* The library's defaults for the method, with what the command line set
+ * and the progress callback, which gets `state`. */
+static pagani_options make_options(const cli_args *a, progress_state *state)
 {
     pagani_options o = pagani_options_default(a->method);
     if (a->epsrel >= 0.0) o.epsrel = a->epsrel;
@@ -146,16 +175,43 @@ static pagani_options make_options(const cli_args *a)
     if (a->seed_set) o.seed = a->seed;
     if (a->no_relerr_filter) o.flags |= PAGANI_FLAG_NO_RELERR_FILTER;
     if (a->no_probes) o.flags |= PAGANI_FLAG_NO_PROBES;
+    if (a->transform >= 0) o.qmc_transform = a->transform;
     o.progress = on_iteration;
-    o.progress_data = (void *)a;
+    o.progress_data = state;
     return o;
 }
 
+/* How an integral ended, in words: the program's callback stops a run
+ * only after a stop signal, so PAGANI_STOPPED is "interrupted" here. */
+static const char *status_text(const pagani_result *r)
+{
+    return r->status == PAGANI_STOPPED ? "interrupted"
+                                       : pagani_status_name(r->status);
+}
+
+/* The exit status after the library refused something with `rc`: what a
+ * bad option value or parameter block gives is a usage error. */
+static int error_exit_status(int rc)
+{
+    switch (rc) {
+    case PAGANI_ERR_DIMENSION:
+    case PAGANI_ERR_BOUNDS:
+    case PAGANI_ERR_TOLERANCE:
+    case PAGANI_ERR_OPTION:
+    case PAGANI_ERR_PARAMS:
+        return CLI_EXIT_USAGE;
+    default:
+        return CLI_EXIT_LIBRARY;
+    }
+}
+
 /* Creates the context on the chosen backend, applies --threads and --memory
- * and compiles EXPR into *f. Returns a pagani error code, with *step
- * naming the step that failed, for the message. */
-static int prepare(const cli_args *a, const char *expr, pagani_context **ctx,
-                   pagani_integrand **f, const char **step)
+ * and compiles EXPR into *f with the parameter block `params` (nparams
+ * numbers). Returns a pagani error code, with *step naming the step that
+ * failed, for the message. */
+static int prepare(const cli_args *a, const char *expr, const double *params,
+                   int nparams, pagani_context **ctx, pagani_integrand **f,
+                   const char **step)
 {
     int rc;
 
@@ -171,23 +227,51 @@ static int prepare(const cli_args *a, const char *expr, pagani_context **ctx,
         (rc = pagani_context_set_memory(*ctx, (size_t)a->memory)) != PAGANI_OK)
         return rc;
     *step = "EXPR";
-    return pagani_integrand_from_source(*ctx, f, a->dim, expr, a->params,
-                                        (size_t)a->nparams * sizeof(double));
+    return pagani_integrand_from_source(*ctx, f, a->dim, expr, params,
+                                        (size_t)nparams * sizeof(double));
 }
 
-/* Prepares, integrates and prints the result. Returns the exit status:
- * CLI_EXIT_SIGNAL + the signal's number when a stop signal came before
- * the integration began (it does not begin then). */
-static int run(const cli_args *a, const char *expr)
+/* Prints the results: one (text or JSON) without a parameter file, else
+ * one line each, in the order of the file's lines. */
+static void print_results(const cli_args *a, const params_table *t,
+                          const pagani_result *r)
 {
+    if (!t) {
+        if (a->json) report_json(stdout, r, status_text(r), 0, NULL, 0);
+        else report_text(stdout, r, status_text(r));
+        return;
+    }
+    for (int k = 0; k < t->count; k++) {
+        if (a->json)
+            report_json(stdout, &r[k], status_text(&r[k]), t->lines[k],
+                        t->values + (size_t)k * (size_t)t->width, t->width);
+        else
+            report_line(stdout, &r[k], status_text(&r[k]));
+    }
+}
+
+/* Prepares, integrates and prints the results: of EXPR with the -p values,
+ * or, when t is not NULL, of EXPR with each block of t, in one batch.
+ * Returns the exit status: CLI_EXIT_SIGNAL + the signal's number when a
+ * stop signal came before the integration began (it does not begin
+ * then). */
+static int run(const cli_args *a, const char *expr, const params_table *t)
+{
+    int count = t ? t->count : 1, nparams = t ? t->width : a->nparams;
+    const double *params = t ? t->values : a->params;
+    progress_state state = {a, size_name(a->method, count > 1)};
+    pagani_options o = make_options(a, &state);
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
-    pagani_options o = make_options(a);
-    pagani_result r;
+    pagani_result *r = calloc((size_t)count, sizeof *r);
     const char *step;
-    int rc, status = CLI_EXIT_LIBRARY;
+    int rc, status = CLI_EXIT_LIBRARY, stopped = 0, converged = 1;
 
-    rc = prepare(a, expr, &ctx, &f, &step);
+    if (!r) {
+        fprintf(stderr, "pagani: out of memory for %d results\n", count);
+        return CLI_EXIT_LIBRARY;
+    }
+    rc = prepare(a, expr, params, nparams, &ctx, &f, &step);
     if (stop_signal) {
         /* A compiler killed by the same Ctrl-C makes rc an error: the
          * signal is the news, not that. */
@@ -199,30 +283,65 @@ static int run(const cli_args *a, const char *expr)
     if (rc == PAGANI_ERR_PARAMS) {
         /* The library's message speaks of the API's parameter block. */
         report_error(step, rc, ctx);
-        fprintf(stderr, "pagani: give EXPR's p[0], p[1], ... with -p\n");
+        fprintf(stderr, "pagani: give EXPR's p[0], p[1], ... with -p or on "
+                "each line of --params-file\n");
         status = CLI_EXIT_USAGE;
         goto done;
     }
     if (rc != PAGANI_OK) {
         report_error(step, rc, ctx);
+        status = error_exit_status(rc);
         goto done;
     }
-    memset(&r, 0, sizeof r);
-    rc = pagani_integrate(ctx, f, a->lower, a->upper, &o, &r);
-    if (rc != PAGANI_OK) {
+    if (t)
+        rc = pagani_integrate_batch(ctx, f, count, params,
+                                    (size_t)nparams * sizeof(double),
+                                    a->lower, a->upper, 0, &o, r);
+    else
+        rc = pagani_integrate(ctx, f, a->lower, a->upper, &o, r);
+    /* A batch where the integrand returned NaN for some lines still has
+     * every line's result: print them, then the error. */
+    if (rc != PAGANI_OK && !(t && rc == PAGANI_ERR_NONFINITE)) {
         report_error("integrating", rc, ctx);
+        status = error_exit_status(rc);
         goto done;
     }
-    if (r.status == PAGANI_STOPPED)
+    for (int k = 0; k < count; k++) {
+        stopped |= r[k].status == PAGANI_STOPPED;
+        converged &= r[k].status == PAGANI_CONVERGED;
+    }
+    if (stopped)
         fprintf(stderr, "pagani: interrupted by %s\n",
                 signal_name(stop_signal));
-    if (a->json) report_json(stdout, &r);
-    else report_text(stdout, &r);
-    status = r.status == PAGANI_CONVERGED ? CLI_EXIT_CONVERGED
-                                          : CLI_EXIT_NOT_CONVERGED;
+    print_results(a, t, r);
+    status = converged ? CLI_EXIT_CONVERGED : CLI_EXIT_NOT_CONVERGED;
+    if (rc != PAGANI_OK) {
+        report_error("integrating", rc, ctx);
+        for (int k = 0; k < count; k++)
+            if (isnan(r[k].value))
+                fprintf(stderr, "pagani: %s:%d: EXPR returned NaN or "
+                        "infinity with these parameters\n", t->name,
+                        t->lines[k]);
+        status = CLI_EXIT_LIBRARY;
+    }
 done:
     pagani_integrand_destroy(f);
     pagani_context_destroy(ctx);
+    free(r);
+    return status;
+}
+
+/* Reads the parameter file of --params-file into *t. Returns 0, or
+ * CLI_EXIT_USAGE after saying why on stderr. */
+static int read_params_file(const char *path, params_table *t)
+{
+    char *text = read_file(path);
+    int status;
+
+    if (!text) return CLI_EXIT_USAGE;
+    status = params_table_read(text, strcmp(path, "-") == 0
+                                   ? "standard input" : path, t);
+    free(text);
     return status;
 }
 
@@ -230,6 +349,7 @@ int main(int argc, char **argv)
 {
     cli_args a;
     struct sigaction saved[N_STOP_SIGNALS];
+    params_table table = {NULL, 0, 0, NULL, NULL};
     char *text = NULL;
     const char *expr;
     int status;
@@ -252,12 +372,15 @@ int main(int argc, char **argv)
         }
         expr = text;
     }
+    if (a.params_file && (status = read_params_file(a.params_file, &table)))
+        goto done;
 
     catch_stop_signals(saved);
-    status = run(&a, expr);
+    status = run(&a, expr, a.params_file ? &table : NULL);
     restore_signals(saved);
 done:
     free(text);
+    params_table_free(&table);
     cli_args_free(&a);
     if (fflush(stdout) != 0 && status == 0) {
         perror("pagani: standard output");

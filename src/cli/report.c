@@ -7,10 +7,10 @@
 #include <string.h>
 #include "report.h"
 
-void report_text(FILE *out, const pagani_result *r)
+void report_text(FILE *out, const pagani_result *r, const char *status)
 {
     fprintf(out, "%.15g +- %.3g\n", r->value, r->error);
-    fprintf(out, "status:      %s\n", pagani_status_name(r->status));
+    fprintf(out, "status:      %s\n", status);
     fprintf(out, "evaluations: %lld\n", r->evaluations);
     if (r->method == PAGANI_CUBATURE)
         fprintf(out, "regions:     %lld\n", r->regions);
@@ -22,6 +22,11 @@ void report_text(FILE *out, const pagani_result *r)
     if (r->method == PAGANI_CUBATURE && r->rule_degree > 0)
         fprintf(out, " (rule of degree %d)", r->rule_degree);
     fprintf(out, " on %s\n", pagani_backend_name(r->backend));
+}
+
+void report_line(FILE *out, const pagani_result *r, const char *status)
+{
+    fprintf(out, "%.15g +- %.3g %s\n", r->value, r->error, status);
 }
 
 /* A JSON number, or null when x is not finite (JSON has no NaN). */
@@ -44,14 +49,15 @@ static void json_string(FILE *out, const char *key, const char *s)
     fputc('"', out);
 }
 
-void report_json(FILE *out, const pagani_result *r)
+void report_json(FILE *out, const pagani_result *r, const char *status,
+                 int line, const double *params, int nparams)
 {
     fputc('{', out);
     json_number(out, "value", r->value);
     fputs(", ", out);
     json_number(out, "error", r->error);
     fputs(", ", out);
-    json_string(out, "status", pagani_status_name(r->status));
+    json_string(out, "status", status);
     fprintf(out, ", \"evaluations\": %lld, \"regions\": %lld, "
             "\"iterations\": %d, ", r->evaluations, r->regions, r->iterations);
     json_number(out, "chi2_dof", r->chi2_dof);
@@ -61,14 +67,20 @@ void report_json(FILE *out, const pagani_result *r)
     json_string(out, "backend", pagani_backend_name(r->backend));
     fprintf(out, ", \"rule\": %d, ", r->rule_degree);
     json_number(out, "seconds", r->seconds);
+    if (params) {
+        fprintf(out, ", \"line\": %d, \"params\": [", line);
+        for (int i = 0; i < nparams; i++)
+            fprintf(out, "%s%.17g", i ? ", " : "", params[i]);
+        fputc(']', out);
+    }
     fputs("}\n", out);
 }
 
-void report_progress(FILE *out, int iteration, long long active_regions,
-                     double estimate, double error)
+void report_progress(FILE *out, int iteration, const char *size_name,
+                     long long size, double estimate, double error)
 {
-    fprintf(out, "iteration %d: active regions %lld, estimate %.15g, "
-            "error %.3g\n", iteration, active_regions, estimate, error);
+    fprintf(out, "iteration %d: %s %lld, estimate %.15g, error %.3g\n",
+            iteration, size_name, size, estimate, error);
     fflush(out);
 }
 

@@ -8,17 +8,26 @@
 #include <stdio.h>
 #include "pagani.h"
 
-/* "estimate +- error", then one "name: value" line per field. */
-void report_text(FILE *out, const pagani_result *r);
+/* "estimate +- error", then one "name: value" line per field. `status`
+ * names how the run ended (pagani_status_name, or "interrupted"). */
+void report_text(FILE *out, const pagani_result *r, const char *status);
+
+/* The one line of an integral of --params-file: "estimate +- error
+ * status". */
+void report_line(FILE *out, const pagani_result *r, const char *status);
 
 /* One JSON object on one line, keys: value, error, status, evaluations,
- * regions, iterations, chi2_dof, method, backend, rule, seconds. A value
- * that is not finite is written as null. */
-void report_json(FILE *out, const pagani_result *r);
+ * regions, iterations, chi2_dof, method, backend, rule, seconds; with
+ * params (not NULL) also line and params, the input line number of the
+ * integral of --params-file and its nparams numbers. A value that is not
+ * finite is written as null. */
+void report_json(FILE *out, const pagani_result *r, const char *status,
+                 int line, const double *params, int nparams);
 
-/* One --progress line: iteration, active regions, estimate, error. */
-void report_progress(FILE *out, int iteration, long long active_regions,
-                     double estimate, double error);
+/* One --progress line: iteration, the size of the work (`size_name`:
+ * active regions, sub-cubes, ...), estimate, error. */
+void report_progress(FILE *out, int iteration, const char *size_name,
+                     long long size, double estimate, double error);
 
 /* "pagani: WHAT: <pagani_strerror(code)>", then the context's message
  * (e.g. the compiler's log) when there is one, on stderr. */

@@ -1,40 +1,34 @@
 /*
  * cpu_cubature.c - the OpenMP implementation of the cubature operations of
- * backend.h. Every operation is one bulk pass over the region arrays.
+ * backend.h. Every operation is one bulk pass over the region arrays; the
+ * rule and the probes on one region are in cpu_cubature_eval.c.
  *
- * Reductions are summed in fixed chunks of CHUNK regions, chunk results in
- * chunk order, so the answer does not depend on the number of threads.
+ * Sums are formed tile by tile and merged in tile order (cpu_cubature.h),
+ * so an integral's sums depend neither on the number of threads nor on
+ * the other integrals of a batch.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cpu/cpu_backend.h"
-#include "rules/probe.h"
+#include "cpu/cpu_cubature.h"
 
-#define CHUNK 1024
-
-struct cpu_cubature {
-    int n;
-    long long capacity;
-    size_t allocated_regions;    /* what the buffers hold: regions, and */
-    size_t allocated_coords;     /* doubles in each lower/width buffer */
-    const pagani_rule *rule;
-    const pagani_integrand *f;
-    double *lower[2], *width[2]; /* SoA [d*capacity + i], current: cur */
-    int cur;
-    double *value, *error;       /* V, E per region */
-    double *parent_value;        /* V of the parent of pair j */
-    int *axis;                   /* split axis K */
-    int *bad_point;              /* first rule point with NaN/Inf, or -1 */
-    unsigned char *active;       /* A */
-    long long *chunk_count;      /* scan scratch, one per chunk */
-};
+/* Frees the per-integral arrays and the tile lists. */
+static void free_integral_arrays(cpu_cubature *c)
+{
+    free(c->counts);
+    free(c->first_region);
+    free(c->first_tile);
+    free(c->tile_start);
+    free(c->tile_kept);
+    free(c->tile_owner);
+}
 
 static void free_buffers(cpu_cubature *c)
 {
     for (int b = 0; b < 2; b++) {
         free(c->lower[b]);
         free(c->width[b]);
+        free(c->owner[b]);
     }
     free(c->value);
     free(c->error);
@@ -42,7 +36,7 @@ static void free_buffers(cpu_cubature *c)
     free(c->axis);
     free(c->bad_point);
     free(c->active);
-    free(c->chunk_count);
+    free_integral_arrays(c);
 }
 
 void cpu_cubature_free(cpu_cubature *c)
@@ -57,7 +51,62 @@ static size_t cpu_bytes_per_region(int n)
     return 2 * 2 * (size_t)n * sizeof(double)   /* lower, width, 2 buffers */
            + 2 * sizeof(double)                 /* value, error */
            + sizeof(double) / 2                 /* parent value per pair */
-           + 2 * sizeof(int) + 1;               /* axis, bad point, active */
+           + 4 * sizeof(int) + 1;               /* owner (2), axis, bad point,
+                                                   active */
+}
+
+/* Allocates the region arrays for `cap` regions in n dimensions. */
+static int allocate_regions(cpu_state *s, int n, long long cap)
+{
+    cpu_cubature *c;
+    size_t nd = (size_t)n * (size_t)cap;
+
+    cpu_cubature_free(s->cubature);
+    s->cubature = c = calloc(1, sizeof *c);
+    if (!c) return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "cubature state");
+    for (int b = 0; b < 2; b++) {
+        c->lower[b] = malloc(nd * sizeof(double));
+        c->width[b] = malloc(nd * sizeof(double));
+        c->owner[b] = malloc((size_t)cap * sizeof(int));
+    }
+    c->value = malloc((size_t)cap * sizeof(double));
+    c->error = malloc((size_t)cap * sizeof(double));
+    c->parent_value = malloc(((size_t)cap / 2 + 1) * sizeof(double));
+    c->axis = malloc((size_t)cap * sizeof(int));
+    c->bad_point = malloc((size_t)cap * sizeof(int));
+    c->active = malloc((size_t)cap);
+    if (!c->lower[0] || !c->lower[1] || !c->width[0] || !c->width[1] ||
+        !c->owner[0] || !c->owner[1] || !c->value || !c->error ||
+        !c->parent_value || !c->axis || !c->bad_point || !c->active) {
+        cpu_cubature_free(c);
+        s->cubature = NULL;
+        return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
+                           "cannot allocate region lists for %lld regions "
+                           "in %d dimensions", cap, n);
+    }
+    c->allocated_regions = (size_t)cap;
+    c->allocated_coords = nd;
+    return PAGANI_OK;
+}
+
+/* Allocates the per-integral arrays and the tile lists for K integrals. */
+static int allocate_integrals(cpu_state *s, int K)
+{
+    cpu_cubature *c = s->cubature;
+    size_t most_tiles = (size_t)c->capacity / CPU_TILE + (size_t)K + 1;
+
+    free_integral_arrays(c);
+    c->counts = malloc((size_t)K * sizeof(long long));
+    c->first_region = malloc((size_t)K * sizeof(long long));
+    c->first_tile = malloc(((size_t)K + 1) * sizeof(long long));
+    c->tile_start = malloc(most_tiles * sizeof(long long));
+    c->tile_kept = malloc(most_tiles * sizeof(long long));
+    c->tile_owner = malloc(most_tiles * sizeof(int));
+    if (!c->counts || !c->first_region || !c->first_tile || !c->tile_start ||
+        !c->tile_kept || !c->tile_owner)
+        return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
+                           "cannot allocate the lists of %d integrals", K);
+    return PAGANI_OK;
 }
 
 static int cpu_setup(void *state, const cubature_job *job)
@@ -65,142 +114,81 @@ static int cpu_setup(void *state, const cubature_job *job)
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
     long long cap = job->capacity;
-    size_t nd = (size_t)job->n * (size_t)cap;
     int rc = cpu_start_threads(s);
 
     if (rc != PAGANI_OK) return rc;
-    if (!c || c->allocated_regions < (size_t)cap || c->allocated_coords < nd) {
-        cpu_cubature_free(c);
-        s->cubature = c = calloc(1, sizeof *c);
-        if (!c) return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "cubature state");
-        for (int b = 0; b < 2; b++) {
-            c->lower[b] = malloc(nd * sizeof(double));
-            c->width[b] = malloc(nd * sizeof(double));
-        }
-        c->value = malloc((size_t)cap * sizeof(double));
-        c->error = malloc((size_t)cap * sizeof(double));
-        c->parent_value = malloc(((size_t)cap / 2 + 1) * sizeof(double));
-        c->axis = malloc((size_t)cap * sizeof(int));
-        c->bad_point = malloc((size_t)cap * sizeof(int));
-        c->active = malloc((size_t)cap);
-        c->chunk_count = malloc(((size_t)cap / CHUNK + 1) * sizeof(long long));
-        if (!c->lower[0] || !c->lower[1] || !c->width[0] || !c->width[1] ||
-            !c->value || !c->error || !c->parent_value || !c->axis ||
-            !c->bad_point || !c->active || !c->chunk_count) {
-            cpu_cubature_free(c);
-            s->cubature = NULL;
-            return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
-                               "cannot allocate region lists for %lld regions "
-                               "in %d dimensions", cap, job->n);
-        }
-        c->allocated_regions = (size_t)cap;
-        c->allocated_coords = nd;
+    if (!c || c->allocated_regions < (size_t)cap ||
+        c->allocated_coords < (size_t)job->n * (size_t)cap) {
+        rc = allocate_regions(s, job->n, cap);
+        if (rc != PAGANI_OK) return rc;
+        c = s->cubature;
     }
     c->n = job->n;
     c->capacity = cap;
     c->rule = job->rule;
     c->f = job->integrand;
+    c->integrals = job->integrals;
+    c->params = job->params;
+    c->params_stride = job->params_stride;
     c->cur = 0;
-    return PAGANI_OK;
+    return allocate_integrals(s, job->integrals);
+}
+
+/* Lays out the integrals' stretches and tiles from c->counts. */
+static void make_tiles(cpu_cubature *c)
+{
+    long long region = 0, t = 0;
+    for (int k = 0; k < c->integrals; k++) {
+        c->first_region[k] = region;
+        c->first_tile[k] = t;
+        for (long long i = 0; i < c->counts[k]; i += CPU_TILE, t++) {
+            c->tile_start[t] = region + i;
+            c->tile_owner[t] = k;
+        }
+        region += c->counts[k];
+    }
+    c->first_tile[c->integrals] = t;
+    c->tiles = t;
+}
+
+/* The regions in the list. */
+static long long total_regions(const cpu_cubature *c)
+{
+    int K = c->integrals;
+    return c->first_region[K - 1] + c->counts[K - 1];
 }
 
 static int cpu_load(void *state, const double *lower, const double *width,
-                    long long count)
+                    const long long *counts)
 {
     cpu_cubature *c = ((cpu_state *)state)->cubature;
+    long long count;
+
+    memcpy(c->counts, counts, (size_t)c->integrals * sizeof *counts);
+    make_tiles(c);
+    count = total_regions(c);
     for (int d = 0; d < c->n; d++) {
         memcpy(c->lower[c->cur] + (size_t)d * c->capacity, lower + (size_t)d * count,
                (size_t)count * sizeof(double));
         memcpy(c->width[c->cur] + (size_t)d * c->capacity, width + (size_t)d * count,
                (size_t)count * sizeof(double));
     }
+    for (int k = 0; k < c->integrals; k++)
+        for (long long i = 0; i < counts[k]; i++)
+            c->owner[c->cur][c->first_region[k] + i] = k;
     return PAGANI_OK;
 }
 
-/* Gathers region i's corner and widths from the SoA lists. */
-static void region_box(const cpu_cubature *c, long long i, double *lo, double *w)
-{
-    for (int d = 0; d < c->n; d++) {
-        lo[d] = c->lower[c->cur][(size_t)d * c->capacity + i];
-        w[d] = c->width[c->cur][(size_t)d * c->capacity + i];
-    }
-}
-
-/* f at point p of region i (rule_point's numbering): 0 for NaN or
- * infinity, whose first point is kept in *first_bad. */
-static double f_at(const cpu_cubature *c, long long p, const double *lo,
-                   const double *w, double *x, int *first_bad)
-{
-    double fx;
-    pagani_rule_point(c->rule, p, lo, w, x);
-    fx = c->f->function(x, c->n, c->f->params);
-    if (isfinite(fx)) return fx;
-    if (*first_bad < 0) *first_bad = (int)p;
-    return 0.0;
-}
-
-/* The probes of region i (probe.h): when they see more than the rule's
- * largest |f|, rule_max, allows, raises the region's error to what they
- * saw and splits it across the axis where they differ most. scratch: 2n
- * doubles. */
-static void check_probes(cpu_cubature *c, long long i, const double *lo,
-                         const double *w, double volume, double rule_max,
-                         double *scratch, int *first_bad)
-{
-    const int n = c->n;
-    double *x = scratch, *side = x + n, probe_max = 0.0;
-    int axis = 0;
-
-    for (int d = 0; d < n; d++) side[d] = 0.0;
-    for (int v = 0; v < c->rule->nprobes; v++) {
-        double a = fabs(f_at(c, c->rule->npoints + v, lo, w, x, first_bad));
-        if (a > probe_max) probe_max = a;
-        for (int d = 0; d < n; d++) side[d] += (v >> d & 1) ? a : -a;
-    }
-    if (!pagani_probe_missed(probe_max, rule_max)) return;
-    for (int d = 1; d < n; d++)
-        if (fabs(side[d]) > fabs(side[axis])) axis = d;
-    c->error[i] = fmax(c->error[i], volume * probe_max);
-    c->axis[i] = axis;
-}
-
-/* Applies the rule to region i: V, raw E, split axis, first bad point;
- * then the probes when E <= probe_below or E <= probe_relative * |V|. */
-static void evaluate_region(cpu_cubature *c, long long i, double probe_below,
-                            double probe_relative, double *scratch)
-{
-    const pagani_rule *r = c->rule;
-    const int n = c->n;
-    double *lo = scratch, *w = lo + n, *x = w + n, *f_axis = x + n;
-    double sums[5] = {0, 0, 0, 0, 0}, volume = 1.0, rule_max = 0.0;
-    int first_bad = -1;
-    long long p;
-
-    region_box(c, i, lo, w);
-    for (int d = 0; d < n; d++) volume *= w[d];
-    for (p = 0; p < r->npoints; p++) {
-        const double *wk = p < r->nexplicit ? r->weights + 5 * p : r->corner_weights;
-        double fx = f_at(c, p, lo, w, x, &first_bad);
-        if (p <= 4 * n && p < r->nexplicit) f_axis[p] = fx;
-        if (fabs(fx) > rule_max) rule_max = fabs(fx);
-        for (int k = 0; k < 5; k++) sums[k] += wk[k] * fx;
-    }
-    pagani_rule_estimate(r, sums, volume, &c->value[i], &c->error[i]);
-    c->axis[i] = pagani_rule_split_axis(r, f_axis, w);
-    if (c->error[i] <= probe_below || c->error[i] <= probe_relative * fabs(c->value[i]))
-        check_probes(c, i, lo, w, volume, rule_max, x, &first_bad);
-    c->bad_point[i] = first_bad;
-}
-
-static int cpu_evaluate(void *state, long long count, double probe_below,
-                        double probe_relative)
+static int cpu_evaluate(void *state, const double *probe_below,
+                        const double *probe_relative)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
-    size_t scratch_len = 3 * (size_t)c->n + 4 * (size_t)c->n + 1;
+    size_t scratch_len = 7 * (size_t)c->n + 1;
+    long long count = total_regions(c);
     int failed = 0;
 
-#pragma omp parallel num_threads(cpu_threads(s))
+#pragma omp parallel num_threads(cpu_team(s, (double)count * c->rule->npoints))
     {
         double *scratch = malloc(scratch_len * sizeof(double));
         if (!scratch) {
@@ -208,8 +196,10 @@ static int cpu_evaluate(void *state, long long count, double probe_below,
             failed = 1;
         } else {
 #pragma omp for schedule(dynamic, 64)
-            for (long long i = 0; i < count; i++)
-                evaluate_region(c, i, probe_below, probe_relative, scratch);
+            for (long long i = 0; i < count; i++) {
+                int k = c->owner[c->cur][i];
+                cpu_evaluate_region(c, i, probe_below[k], probe_relative[k], scratch);
+            }
         }
         free(scratch);
     }
@@ -256,77 +246,86 @@ static void sums_clear(cubature_sums *s)
     s->nonfinite_region = -1;
 }
 
-static int cpu_classify(void *state, long long count, int has_parents,
-                        int relerr_filter, double epsrel, double negligible,
+/* Classifies the regions [start, end) of an integral as its request says
+ * (two-level error first when it has parents: start is even, every
+ * stretch being even then) and sums them into *p. */
+static void classify_tile(cpu_cubature *c, long long start, long long end,
+                          const classify_request *q, cubature_sums *p)
+{
+    sums_clear(p);
+    if (q->has_parents)
+        for (long long j = start / 2; j < end / 2; j++) two_level_error(c, j);
+    for (long long i = start; i < end; i++) {
+        double v = c->value[i], e = c->error[i];
+        int act = e > q->negligible && (!q->relerr_filter || e > q->epsrel * fabs(v));
+        c->active[i] = (unsigned char)act;
+        p->value += v;
+        p->error += e;
+        if (act) {
+            if (p->active == 0 || e < p->min_error) p->min_error = e;
+            if (p->active == 0 || e > p->max_error) p->max_error = e;
+            p->active_value += v;
+            p->active_error += e;
+            p->active++;
+        }
+        if (p->nonfinite_region < 0 && c->bad_point[i] >= 0) {
+            p->nonfinite_region = i;
+            p->nonfinite_point = c->bad_point[i];
+        }
+    }
+}
+
+static int cpu_classify(void *state, const classify_request *requests,
                         cubature_sums *sums)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
-    long long nchunks = (count + CHUNK - 1) / CHUNK;
-    cubature_sums *part = malloc((size_t)(nchunks > 0 ? nchunks : 1) * sizeof *part);
+    cubature_sums *part = malloc((size_t)(c->tiles > 0 ? c->tiles : 1) * sizeof *part);
 
     if (!part) return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "classify scratch");
-    if (has_parents) {
-#pragma omp parallel for schedule(static) num_threads(cpu_threads(s))
-        for (long long j = 0; j < count / 2; j++) two_level_error(c, j);
+#pragma omp parallel for schedule(static) num_threads(cpu_team(s, (double)total_regions(c)))
+    for (long long t = 0; t < c->tiles; t++) {
+        int k = c->tile_owner[t];
+        if (requests[k].classify)
+            classify_tile(c, c->tile_start[t], cpu_tile_end(c, t, k), &requests[k],
+                          &part[t]);
     }
-#pragma omp parallel for schedule(static) num_threads(cpu_threads(s))
-    for (long long k = 0; k < nchunks; k++) {
-        long long end = (k + 1) * CHUNK < count ? (k + 1) * CHUNK : count;
-        cubature_sums *p = &part[k];
-        sums_clear(p);
-        for (long long i = k * CHUNK; i < end; i++) {
-            double v = c->value[i], e = c->error[i];
-            int act = e > negligible && (!relerr_filter || e > epsrel * fabs(v));
-            c->active[i] = (unsigned char)act;
-            p->value += v;
-            p->error += e;
-            if (act) {
-                if (p->active == 0 || e < p->min_error) p->min_error = e;
-                if (p->active == 0 || e > p->max_error) p->max_error = e;
-                p->active_value += v;
-                p->active_error += e;
-                p->active++;
-            }
-            if (p->nonfinite_region < 0 && c->bad_point[i] >= 0) {
-                p->nonfinite_region = i;
-                p->nonfinite_point = c->bad_point[i];
-            }
-        }
+    for (int k = 0; k < c->integrals; k++) {
+        if (!requests[k].classify) continue;
+        sums_clear(&sums[k]);
+        for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++)
+            sums_merge(&sums[k], &part[t]);
     }
-    sums_clear(sums);
-    for (long long k = 0; k < nchunks; k++) sums_merge(sums, &part[k]);
     free(part);
     return PAGANI_OK;
 }
 
-static int cpu_threshold_stats(void *state, long long count, double threshold,
+static int cpu_threshold_stats(void *state, int k, double threshold,
                                threshold_stats *stats)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
-    long long nchunks = (count + CHUNK - 1) / CHUNK;
-    threshold_stats *part = malloc((size_t)(nchunks > 0 ? nchunks : 1) * sizeof *part);
+    long long first = c->first_tile[k], tiles = c->first_tile[k + 1] - first;
+    threshold_stats *part = malloc((size_t)(tiles > 0 ? tiles : 1) * sizeof *part);
 
     if (!part) return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "threshold scratch");
-#pragma omp parallel for schedule(static) num_threads(cpu_threads(s))
-    for (long long k = 0; k < nchunks; k++) {
-        long long end = (k + 1) * CHUNK < count ? (k + 1) * CHUNK : count;
+#pragma omp parallel for schedule(static) num_threads(cpu_team(s, (double)c->counts[k]))
+    for (long long t = 0; t < tiles; t++) {
         threshold_stats p = {0, 0.0, 0.0};
-        for (long long i = k * CHUNK; i < end; i++) {
+        for (long long i = c->tile_start[first + t]; i < cpu_tile_end(c, first + t, k); i++) {
             if (c->active[i] && c->error[i] <= threshold) {
                 p.count++;
                 p.value += c->value[i];
                 p.error += c->error[i];
             }
         }
-        part[k] = p;
+        part[t] = p;
     }
     memset(stats, 0, sizeof *stats);
-    for (long long k = 0; k < nchunks; k++) {
-        stats->count += part[k].count;
-        stats->value += part[k].value;
-        stats->error += part[k].error;
+    for (long long t = 0; t < tiles; t++) {
+        stats->count += part[t].count;
+        stats->value += part[t].value;
+        stats->error += part[t].error;
     }
     free(part);
     return PAGANI_OK;
@@ -355,40 +354,49 @@ static void split_region(cpu_cubature *c, long long i, long long j)
             nw[2 * j] = nw[2 * j + 1] = w;
         }
     }
+    c->owner[nxt][2 * j] = c->owner[nxt][2 * j + 1] = c->owner[c->cur][i];
     c->parent_value[j] = c->value[i];
 }
 
-static int cpu_filter_split(void *state, long long count, double threshold,
-                            long long *new_count)
+static int cpu_filter_split(void *state, const double *thresholds,
+                            long long *new_counts)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
-    long long nchunks = (count + CHUNK - 1) / CHUNK, total = 0;
+    double work = (double)total_regions(c);
+    long long total = 0;
 
-#pragma omp parallel for schedule(static) num_threads(cpu_threads(s))
-    for (long long k = 0; k < nchunks; k++) {
-        long long end = (k + 1) * CHUNK < count ? (k + 1) * CHUNK : count, kept = 0;
-        for (long long i = k * CHUNK; i < end; i++) kept += keeps(c, i, threshold);
-        c->chunk_count[k] = kept;
+#pragma omp parallel for schedule(static) num_threads(cpu_team(s, work))
+    for (long long t = 0; t < c->tiles; t++) {
+        int k = c->tile_owner[t];
+        long long kept = 0;
+        for (long long i = c->tile_start[t]; i < cpu_tile_end(c, t, k); i++)
+            kept += keeps(c, i, thresholds[k]);
+        c->tile_kept[t] = kept;
     }
-    for (long long k = 0; k < nchunks; k++) { /* exclusive scan */
-        long long kept = c->chunk_count[k];
-        c->chunk_count[k] = total;
-        total += kept;
+    for (int k = 0; k < c->integrals; k++) { /* exclusive scan, per integral */
+        long long before = total;
+        for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++) {
+            long long kept = c->tile_kept[t];
+            c->tile_kept[t] = total;
+            total += kept;
+        }
+        new_counts[k] = 2 * (total - before);
     }
     if (2 * total > c->capacity)
         return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
                            "split of %lld regions exceeds the capacity %lld",
                            total, c->capacity);
-#pragma omp parallel for schedule(static) num_threads(cpu_threads(s))
-    for (long long k = 0; k < nchunks; k++) {
-        long long end = (k + 1) * CHUNK < count ? (k + 1) * CHUNK : count;
-        long long j = c->chunk_count[k];
-        for (long long i = k * CHUNK; i < end; i++)
-            if (keeps(c, i, threshold)) split_region(c, i, j++);
+#pragma omp parallel for schedule(static) num_threads(cpu_team(s, work))
+    for (long long t = 0; t < c->tiles; t++) {
+        int k = c->tile_owner[t];
+        long long j = c->tile_kept[t];
+        for (long long i = c->tile_start[t]; i < cpu_tile_end(c, t, k); i++)
+            if (keeps(c, i, thresholds[k])) split_region(c, i, j++);
     }
     c->cur = 1 - c->cur;
-    *new_count = 2 * total;
+    memcpy(c->counts, new_counts, (size_t)c->integrals * sizeof *new_counts);
+    make_tiles(c);
     return PAGANI_OK;
 }
 
@@ -396,7 +404,7 @@ static int cpu_region_point(void *state, long long region, int point, double *x)
 {
     cpu_cubature *c = ((cpu_state *)state)->cubature;
     double lo[PAGANI_MAX_DIM], w[PAGANI_MAX_DIM];
-    region_box(c, region, lo, w);
+    cpu_region_box(c, region, lo, w);
     pagani_rule_point(c->rule, point, lo, w, x);
     return PAGANI_OK;
 }

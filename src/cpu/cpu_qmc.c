@@ -1,13 +1,18 @@
 /*
  * cpu_qmc.c - the OpenMP backend's QMC operation (qmc_backend.h): shifted
- * Zinterhof sums over a block or a leap of indices.
+ * Zinterhof sums over a block or a leap of indices, for every integral of
+ * a batch.
  *
  * Work: the (shift, chunk of CPU_QMC_CHUNK indices) pairs, handed out
- * dynamically. Each thread adds its values into private exact accumulators
- * (exact_sum.h), one per shift, merged at the end: all integer additions,
- * so the sums do not depend on the schedule or on the thread count.
- * Within a chunk the fixed-point states advance by adding leap * theta,
- * which gives the same bits as computing each point on its own.
+ * dynamically; a team only when the pass is large enough (cpu_team, work =
+ * points x integrals). A thread makes each point of its chunk once, in
+ * the unit cube (tiles of CPU_QMC_TILE points), then maps the tile to each
+ * running integral's box and adds f's values into that integral's exact
+ * accumulator (exact_sum.h), merged into the shift's sums after the chunk:
+ * all integer additions, so the sums do not depend on the schedule, on the
+ * thread count or on the other integrals. Within a chunk the fixed-point
+ * states advance by adding leap * theta, which gives the same bits as
+ * computing each point on its own.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,30 +23,52 @@
 #include "sampling/zinterhof_table.h"
 
 #define CPU_QMC_CHUNK 4096ULL
+#define CPU_QMC_TILE 64
 
 typedef struct cpu_qmc {
     qmc_job job;
-    int threads;
+    const cpu_state *backend;
+    double *width;               /* width[k * n + i]: integral k's box */
 } cpu_qmc;
 
+/* Frees a state made by cpu_qmc_setup (NULL: nothing). */
+static void cpu_qmc_release(void *qmc_state)
+{
+    cpu_qmc *q = qmc_state;
+    if (!q) return;
+    free(q->width);
+    free(q);
+}
+
+/* The state of a job: the job, the backend (for its thread count) and
+ * each integral's box widths, upper - lower as the single call has them. */
 static int cpu_qmc_setup(void *backend_state, const qmc_job *job,
                          void **qmc_state)
 {
+    const int n = job->n;
     cpu_qmc *q;
     int rc = cpu_start_threads(backend_state);
 
     if (rc != PAGANI_OK) return rc;
-    q = malloc(sizeof *q);
-    if (!q)
+    q = calloc(1, sizeof *q);
+    if (q) q->width = malloc((size_t)job->integrals * n * sizeof(double));
+    if (!q || !q->width) {
+        cpu_qmc_release(q);
         return pagani_fail(job->integrand->ctx, PAGANI_ERR_NO_MEMORY,
-                           "QMC state");
+                           "QMC state: the boxes of %d integrals",
+                           job->integrals);
+    }
     q->job = *job;
-    q->threads = cpu_threads(backend_state);
+    q->backend = backend_state;
+    for (int k = 0; k < job->integrals; k++) {
+        const double *lower = qmc_job_lower(job, k);
+        const double *upper = qmc_job_upper(job, k);
+        for (int i = 0; i < n; i++)
+            q->width[(size_t)k * n + i] = upper[i] - lower[i];
+    }
     *qmc_state = q;
     return PAGANI_OK;
 }
-
-static void cpu_qmc_release(void *qmc_state) { free(qmc_state); }
 
 /* Fixed-point states of point k of `shift`, and the step leap * theta. */
 static void start_states(const qmc_job *job, unsigned shift,
@@ -57,15 +84,14 @@ static void start_states(const qmc_job *job, unsigned shift,
     }
 }
 
-/* The point of the states in the box, with its Jacobian; advances the
- * states by one step. */
-static double next_point(const qmc_job *job, pagani_u128 *state,
-                         const pagani_u128 *step, double *x)
+/* The point of the states in the unit cube, u[i] = phi(t_i), with its
+ * Jacobian; advances the states by one step. */
+static double next_unit(const qmc_job *job, pagani_u128 *state,
+                        const pagani_u128 *step, double *u)
 {
     double w = 1.0;
     for (int i = 0; i < job->n; i++) {
-        x[i] = pagani_qmc_coord(state[i], job->transform, job->lower[i],
-                                job->width[i], &w);
+        u[i] = pagani_qmc_unit(state[i], job->transform, &w);
         state[i] = pagani_u128_add(state[i], step[i]);
     }
     return w;
@@ -77,77 +103,137 @@ static int earlier(unsigned long long k, int r, const qmc_fault *f)
     return f->k == 0 || k < f->k || (k == f->k && r < f->shift);
 }
 
-static int cpu_qmc_sums(void *qmc_state, int first_shift, int shifts,
-                        unsigned long long first, unsigned long long count,
-                        unsigned long long leap, pagani_xsum *out,
-                        qmc_fault *fault)
+/* A tile of points of one shift in the unit cube: u[p * n + i], w[p], and
+ * the index of point 0 (point p has index k + p * leap). */
+typedef struct unit_tile {
+    double u[CPU_QMC_TILE * PAGANI_MAX_DIM];
+    double w[CPU_QMC_TILE];
+    unsigned long long k;
+    int points;
+} unit_tile;
+
+/* Adds f * w over the tile's points in integral `id`'s box to *acc;
+ * records in *fault the first point whose value is not finite. */
+static void sum_tile(const cpu_qmc *q, const unit_tile *t, int id, int shift,
+                     unsigned long long leap, pagani_xsum *acc,
+                     qmc_fault *fault)
+{
+    const qmc_job *job = &q->job;
+    const pagani_integrand *f = job->integrand;
+    const int n = job->n;
+    const double *lower = qmc_job_lower(job, id);
+    const double *width = q->width + (size_t)id * n;
+    const void *params = qmc_job_params(job, id);
+    double x[PAGANI_MAX_DIM];
+
+    for (int p = 0; p < t->points; p++) {
+        const double *u = t->u + (size_t)p * n;
+        double fx, v;
+        for (int i = 0; i < n; i++)
+            x[i] = pagani_qmc_map(u[i], lower[i], width[i]);
+        fx = f->function(x, n, params);
+        v = fx * t->w[p];
+        if (isfinite(v)) {
+            pagani_xsum_add(acc, v);
+            continue;
+        }
+        if (earlier(t->k + (unsigned long long)p * leap, shift, fault)) {
+            fault->k = t->k + (unsigned long long)p * leap;
+            fault->shift = shift;
+            fault->integral = id;
+            fault->value = fx;
+        }
+    }
+}
+
+/* qmc_ops.sums: see the file's comment for how the work is shared. */
+static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
+                        int first_shift, int shifts, unsigned long long first,
+                        unsigned long long count, unsigned long long leap,
+                        pagani_xsum *out, qmc_fault *faults)
 {
     const cpu_qmc *q = qmc_state;
     const qmc_job *job = &q->job;
-    const pagani_integrand *f = job->integrand;
     long long chunks = (long long)((count + CPU_QMC_CHUNK - 1) / CPU_QMC_CHUNK);
     long long items = chunks * shifts;
-    int no_memory = 0;
+    double work = (double)count * shifts * live;
+    int no_memory = 0, any = 0;
 
-    memset(fault, 0, sizeof *fault);
-    for (int r = 0; r < shifts; r++) pagani_xsum_zero(&out[r]);
+    memset(faults, 0, (size_t)live * sizeof *faults);
+    for (size_t j = 0; j < (size_t)live * shifts; j++)
+        pagani_xsum_zero(&out[j]);
+    if (live < 1) return PAGANI_OK;
 
-#pragma omp parallel num_threads(q->threads)
+#pragma omp parallel num_threads(cpu_team(q->backend, work))
     {
-        pagani_xsum *acc = malloc((size_t)shifts * sizeof *acc);
-        qmc_fault mine = {0, 0, 0.0};
+        /* one chunk's sums (one per integral) and this thread's faults */
+        pagani_xsum *acc = malloc((size_t)live * sizeof *acc);
+        qmc_fault *mine = calloc((size_t)live, sizeof *mine);
+        unit_tile *tile = malloc(sizeof *tile);
         pagani_u128 state[PAGANI_MAX_DIM], step[PAGANI_MAX_DIM];
-        double x[PAGANI_MAX_DIM];
 
-        if (acc)
-            for (int r = 0; r < shifts; r++) pagani_xsum_zero(&acc[r]);
 #pragma omp for schedule(dynamic, 1)
         for (long long item = 0; item < items; item++) {
-            int r = (int)(item / chunks);
-            unsigned long long j0 = (unsigned long long)(item % chunks) * CPU_QMC_CHUNK;
-            unsigned long long j1 = j0 + CPU_QMC_CHUNK < count ? j0 + CPU_QMC_CHUNK : count;
-            unsigned long long k = first + j0 * leap;
-            if (!acc) continue;
-            start_states(job, (unsigned)(first_shift + r), k, leap, state, step);
-            for (unsigned long long j = j0; j < j1; j++, k += leap) {
-                double w = next_point(job, state, step, x);
-                double fx = f->function(x, job->n, f->params);
-                double v = fx * w;
-                if (!isfinite(v)) {
-                    if (earlier(k, first_shift + r, &mine)) {
-                        mine.k = k;
-                        mine.shift = first_shift + r;
-                        mine.value = fx;
-                    }
-                    continue;
-                }
-                pagani_xsum_add(&acc[r], v);
+            int r = (int)(item / chunks), shift = first_shift + r;
+            unsigned long long j0 =
+                (unsigned long long)(item % chunks) * CPU_QMC_CHUNK;
+            unsigned long long j1 =
+                j0 + CPU_QMC_CHUNK < count ? j0 + CPU_QMC_CHUNK : count;
+            if (!acc || !mine || !tile) continue;
+            for (int m = 0; m < live; m++) pagani_xsum_zero(&acc[m]);
+            start_states(job, (unsigned)shift, first + j0 * leap, leap, state,
+                         step);
+            for (unsigned long long j = j0; j < j1; j += CPU_QMC_TILE) {
+                tile->k = first + j * leap;
+                tile->points = j1 - j < CPU_QMC_TILE ? (int)(j1 - j)
+                                                     : CPU_QMC_TILE;
+                for (int p = 0; p < tile->points; p++)
+                    tile->w[p] = next_unit(job, state, step,
+                                           tile->u + (size_t)p * job->n);
+                for (int m = 0; m < live; m++)
+                    sum_tile(q, tile, ids[m], shift, leap, &acc[m], &mine[m]);
             }
+#pragma omp critical(pagani_cpu_qmc_merge)
+            for (int m = 0; m < live; m++)
+                pagani_xsum_merge(&out[(size_t)m * shifts + r], &acc[m]);
         }
 #pragma omp critical(pagani_cpu_qmc_merge)
         {
-            if (!acc) no_memory = 1;
+            if (!acc || !mine || !tile) no_memory = 1;
             else
-                for (int r = 0; r < shifts; r++) pagani_xsum_merge(&out[r], &acc[r]);
-            if (mine.k && earlier(mine.k, mine.shift, fault)) *fault = mine;
+                for (int m = 0; m < live; m++)
+                    if (mine[m].k &&
+                        earlier(mine[m].k, mine[m].shift, &faults[m]))
+                        faults[m] = mine[m];
         }
         free(acc);
+        free(mine);
+        free(tile);
     }
     if (no_memory)
-        return pagani_fail(f->ctx, PAGANI_ERR_NO_MEMORY, "QMC accumulators");
-    return fault->k ? PAGANI_ERR_NONFINITE : PAGANI_OK;
+        return pagani_fail(job->integrand->ctx, PAGANI_ERR_NO_MEMORY,
+                           "QMC accumulators of %d integrals", live);
+    for (int m = 0; m < live; m++) any |= faults[m].k != 0;
+    return any ? PAGANI_ERR_NONFINITE : PAGANI_OK;
 }
 
+/* qmc_ops.points: the points of one shift in integral 0's box. */
 static int cpu_qmc_points(void *qmc_state, int shift, unsigned long long first,
                           unsigned long long count, unsigned long long leap,
                           double *x)
 {
     const cpu_qmc *q = qmc_state;
+    const int n = q->job.n;
+    const double *lower = qmc_job_lower(&q->job, 0);
     pagani_u128 state[PAGANI_MAX_DIM], step[PAGANI_MAX_DIM];
 
     start_states(&q->job, (unsigned)shift, first, leap, state, step);
-    for (unsigned long long j = 0; j < count; j++)
-        next_point(&q->job, state, step, x + j * (unsigned long long)q->job.n);
+    for (unsigned long long j = 0; j < count; j++) {
+        double *xj = x + j * (unsigned long long)n;
+        next_unit(&q->job, state, step, xj);
+        for (int i = 0; i < n; i++)
+            xj[i] = pagani_qmc_map(xj[i], lower[i], q->width[i]);
+    }
     return PAGANI_OK;
 }
 

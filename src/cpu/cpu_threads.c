@@ -31,6 +31,11 @@ int cpu_threads(const cpu_state *s)
 #endif
 }
 
+int cpu_team(const cpu_state *s, double work)
+{
+    return work < CPU_SERIAL_WORK ? 1 : cpu_threads(s);
+}
+
 #ifdef _OPENMP
 /* Holds the threads of try_threads until the last has started. */
 typedef struct start_gate {

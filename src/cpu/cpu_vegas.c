@@ -2,13 +2,20 @@
  * cpu_vegas.c - the OpenMP backend's Vegas operations (vegas_backend.h).
  *
  * Work: the pieces of the cubes (all of them, or every stride-th piece for
- * a pilot), cut into chunks of consecutive pieces whose size depends on the
- * job alone, handed out dynamically. Each chunk keeps its own sums, added
- * in chunk order afterwards, so the results do not depend on the thread
- * count or the schedule. Bin contributions are integers (vegas_backend.h):
- * each thread adds into private 64-bit cells, moved into 128-bit totals at
- * least every VEGAS_BLOCK_SAMPLES samples; integer sums are exact, so the
- * bins do not depend on the schedule either.
+ * a pilot) of every member of the pass, cut into chunks of consecutive
+ * pieces of one integral whose size depends on the job alone; one parallel
+ * loop hands out the chunks of all members (integral by integral)
+ * dynamically, on one thread when the pass is small (cpu_team). Each chunk
+ * keeps its own sums, added in chunk order afterwards for each member, so
+ * a member's results depend neither on the thread count, the schedule nor
+ * the other members. Bin contributions are integers (vegas_backend.h):
+ * each thread adds into private 64-bit cells, moved by atomic adds into
+ * the integral's 128-bit totals whenever the thread moves to another
+ * integral, and at least every VEGAS_BLOCK_SAMPLES samples; integer sums
+ * are exact, so the bins do not depend on the schedule either.
+ *
+ * Memory per integral: its grid, 128-bit bin totals (rows x nb x 16
+ * bytes), the chunk sums of a pass, and with Vegas+ 16 bytes a sub-cube.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,25 +39,29 @@ typedef struct chunk_sums {
 
 typedef struct cpu_vegas {
     vegas_job job;
+    cpu_state *cpu;
     int threads;
-    int rows;                    /* grid rows */
-    size_t cells;                /* rows * nb */
-    double *grid;
-    long long chunk_units;       /* pieces (Vegas+: cubes) per chunk */
-    long long max_chunks;
-    chunk_sums *chunks;
-    unsigned long long *acc;     /* threads x cells, 64-bit */
-    unsigned long long *total;   /* threads x cells x {lo, hi} */
-    double *sigma;               /* Vegas+: sigma_c^beta per cube */
-    long long *counts;           /* Vegas+: samples per cube */
+    int rows;                  /* grid rows */
+    size_t cells;              /* rows * nb */
+    size_t grid_size;          /* rows * (nb + 1) */
+    double *grids;             /* K grids */
+    long long chunk_units;     /* pieces (Vegas+: cubes) per chunk */
+    long long max_chunks;      /* chunks of one integral's full pass */
+    chunk_sums *chunks;        /* K x max_chunks */
+    pagani_vegas_kparams *kp;  /* a pass's, per member */
+    unsigned long long *acc;   /* threads x cells, 64-bit */
+    unsigned long long *total; /* K x cells x {lo, hi} */
+    double *sigma;             /* Vegas+: K x cubes sigma_c^beta */
+    long long *counts;         /* Vegas+: K x cubes samples per cube */
 } cpu_vegas;
 
 static void cpu_vegas_release(void *vegas_state)
 {
     cpu_vegas *s = vegas_state;
     if (!s) return;
-    free(s->grid);
+    free(s->grids);
     free(s->chunks);
+    free(s->kp);
     free(s->acc);
     free(s->total);
     free(s->sigma);
@@ -62,6 +73,7 @@ static int cpu_vegas_setup(void *backend_state, const vegas_job *job,
                            void **vegas_state)
 {
     pagani_context *ctx = job->integrand->ctx;
+    const size_t k = (size_t)job->integrals;
     cpu_vegas *s;
     long long units = job->plus ? job->cubes : job->cubes * job->pieces;
     int rc;
@@ -74,48 +86,65 @@ static int cpu_vegas_setup(void *backend_state, const vegas_job *job,
     s = calloc(1, sizeof *s);
     if (!s) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas state");
     s->job = *job;
+    s->cpu = backend_state;
     s->threads = cpu_threads(backend_state);
     s->rows = job->grid_axes;
     s->cells = (size_t)s->rows * job->bins;
+    s->grid_size = (size_t)s->rows * (job->bins + 1);
     s->chunk_units = CPU_VEGAS_CHUNK_SAMPLES / job->samples;
     if (s->chunk_units < 1) s->chunk_units = 1;
     s->max_chunks = (units + s->chunk_units - 1) / s->chunk_units;
-    s->grid = malloc(sizeof(double) * (size_t)s->rows * (job->bins + 1));
-    s->chunks = malloc(sizeof(chunk_sums) * (size_t)s->max_chunks);
-    s->acc = malloc(sizeof(unsigned long long) * s->cells * s->threads);
-    s->total = malloc(2 * sizeof(unsigned long long) * s->cells * s->threads);
+    s->grids = malloc(sizeof(double) * s->grid_size * k);
+    s->chunks = malloc(sizeof(chunk_sums) * (size_t)s->max_chunks * k);
+    s->kp = malloc(sizeof(pagani_vegas_kparams) * k);
+    s->acc = calloc(s->cells * s->threads, sizeof(unsigned long long));
+    s->total = malloc(2 * sizeof(unsigned long long) * s->cells * k);
     if (job->plus) {
-        s->sigma = calloc((size_t)job->cubes, sizeof(double));
-        s->counts = malloc(sizeof(long long) * (size_t)job->cubes);
+        s->sigma = calloc((size_t)job->cubes * k, sizeof(double));
+        s->counts = malloc(sizeof(long long) * (size_t)job->cubes * k);
     }
-    if (!s->grid || !s->chunks || !s->acc || !s->total ||
+    if (!s->grids || !s->chunks || !s->kp || !s->acc || !s->total ||
         (job->plus && (!s->sigma || !s->counts))) {
+        double bytes = (double)k * (8.0 * s->grid_size + 16.0 * s->cells +
+                                    sizeof(chunk_sums) * (double)s->max_chunks +
+                                    (job->plus ? 16.0 * job->cubes : 0.0));
         cpu_vegas_release(s);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
-                           "Vegas work space for %lld cubes", job->cubes);
+                           "Vegas work space: %d "
+                           "integrals of %lld cubes need %.4g MB",
+                           job->integrals, job->cubes, bytes / 1e6);
     }
     if (job->plus)
-        for (long long c = 0; c < job->cubes; c++) s->counts[c] = job->samples;
-    pagani_vegas_grid_uniform(s->grid, s->rows, job->bins);
+        for (size_t c = 0; c < (size_t)job->cubes * k; c++)
+            s->counts[c] = job->samples;
+    for (size_t i = 0; i < k; i++)
+        pagani_vegas_grid_uniform(s->grids + i * s->grid_size, s->rows,
+                                  job->bins);
     *vegas_state = s;
     return PAGANI_OK;
 }
 
-static int cpu_vegas_set_grid(void *vegas_state, const double *grid)
+static int cpu_vegas_set_grids(void *vegas_state, int first, int count,
+                               const double *grids)
 {
     cpu_vegas *s = vegas_state;
-    memcpy(s->grid, grid, sizeof(double) * (size_t)s->rows * (s->job.bins + 1));
+    const size_t at = (size_t)first * s->grid_size;
+    memcpy(s->grids + at, grids + at,
+           sizeof(double) * s->grid_size * (size_t)count);
     return PAGANI_OK;
 }
 
-/* Moves a thread's 64-bit cells into its 128-bit totals. */
+/* Moves a thread's 64-bit cells into an integral's 128-bit totals, which
+ * other threads may be adding to (atomic adds with the carry). */
 static void flush(unsigned long long *acc, unsigned long long *total,
                   size_t cells)
 {
     for (size_t i = 0; i < cells; i++) {
-        unsigned long long lo = total[2 * i] + acc[i];
-        total[2 * i + 1] += lo < acc[i];
-        total[2 * i] = lo;
+        unsigned long long a = acc[i], old;
+        if (!a) continue;
+        old = __atomic_fetch_add(&total[2 * i], a, __ATOMIC_RELAXED);
+        if (old + a < old)
+            __atomic_fetch_add(&total[2 * i + 1], 1, __ATOMIC_RELAXED);
         acc[i] = 0;
     }
 }
@@ -140,19 +169,39 @@ static void digits(long long c, long long last, const vegas_job *job, double *k)
     }
 }
 
-/* Runs the work units (pieces) of chunk `ch` into *out; unit u is piece
- * u * stride in cube-major order. */
+/* A thread's bin accumulator: its cells, the integral they belong to and
+ * the samples added since they were last flushed. */
+typedef struct thread_bins {
+    unsigned long long *acc;
+    int integral;
+    long long since;
+} thread_bins;
+
+/* Makes room in the thread's cells for `count` samples of integral k. */
+static void bins_for(cpu_vegas *s, thread_bins *tb, int k, long long count)
+{
+    if (tb->integral >= 0 &&
+        (tb->integral != k || tb->since + count > VEGAS_BLOCK_SAMPLES)) {
+        flush(tb->acc, s->total + 2 * s->cells * (size_t)tb->integral,
+              s->cells);
+        tb->since = 0;
+    }
+    tb->integral = k;
+    tb->since += count;
+}
+
+/* Runs the work units (pieces) of chunk `ch` of integral k into *out; unit
+ * u is piece u * stride in cube-major order. */
 static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
-                      const pagani_vegas_kparams *kp, long long ch,
-                      long long units, unsigned long long *acc,
-                      unsigned long long *total, long long *since,
-                      chunk_sums *out)
+                      const pagani_vegas_kparams *kp, int k, long long ch,
+                      long long units, thread_bins *tb, chunk_sums *out)
 {
     const vegas_job *job = &s->job;
     const long long per = job->plus ? 1 : job->pieces;
+    const size_t base = (size_t)k * (size_t)job->cubes;
     long long u = ch * s->chunk_units, end = u + s->chunk_units;
     long long last_cube = -1;
-    double k[PAGANI_MAX_DIM];
+    double x[PAGANI_MAX_DIM];
 
     memset(out, 0, sizeof *out);
     out->fault_cube = out->fault_sample = -1;
@@ -161,17 +210,13 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
         long long w = u * pass->stride, cube = w / per, piece = w % per, count;
         pagani_vegas_piece_out o;
 
-        if (cube != last_cube) digits(cube, last_cube, job, k);
+        if (cube != last_cube) digits(cube, last_cube, job, x);
         last_cube = cube;
-        count = job->plus ? s->counts[cube] : job->samples;
-        if (*since + count > VEGAS_BLOCK_SAMPLES) {
-            flush(acc, total, s->cells);
-            *since = 0;
-        }
-        o = pagani_vegas_piece(kp, (const void *)job->integrand->function,
-                               (pagani_u64)cube, k,
-                               (pagani_u64)(piece * job->samples), count, acc);
-        *since += count;
+        count = job->plus ? s->counts[base + cube] : job->samples;
+        if (kp->accumulate) bins_for(s, tb, k, count);
+        o = pagani_vegas_piece(
+            kp, (const void *)job->integrand->function, (pagani_u64)cube, x,
+            (pagani_u64)(piece * job->samples), count, tb->acc);
         out->value += o.mean;
         out->variance += o.var;
         out->evaluations += count;
@@ -185,20 +230,20 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
         }
         if (pass->stratify) {
             double sig = pow(o.var * (double)count, 0.5 * job->beta);
-            s->sigma[cube] = sig;
+            s->sigma[base + cube] = sig;
             out->beta_sum += sig;
         }
     }
 }
 
-/* Adds the chunks in order into *sums. */
-static void reduce_chunks(const cpu_vegas *s, long long nchunks,
+/* Adds a member's chunks in order into *sums. */
+static void reduce_chunks(const chunk_sums *chunks, long long nchunks,
                           vegas_sums *sums)
 {
     memset(sums, 0, sizeof *sums);
     sums->fault_cube = sums->fault_sample = -1;
     for (long long ch = 0; ch < nchunks; ch++) {
-        const chunk_sums *c = &s->chunks[ch];
+        const chunk_sums *c = &chunks[ch];
         sums->value += c->value;
         sums->variance += c->variance;
         sums->evaluations += c->evaluations;
@@ -214,19 +259,41 @@ static void reduce_chunks(const cpu_vegas *s, long long nchunks,
     }
 }
 
-/* The threads' 128-bit totals, summed, as doubles / scale. */
-static void bins_out(const cpu_vegas *s, double scale, double *bins)
+/* Integral k's 128-bit totals as doubles / scale. */
+static void bins_out(const cpu_vegas *s, int k, double scale, double *bins)
 {
-    for (size_t i = 0; i < s->cells; i++) {
-        unsigned long long lo = 0, hi = 0;
-        for (int t = 0; t < s->threads; t++) {
-            const unsigned long long *p = s->total + 2 * (i + s->cells * t);
-            unsigned long long sum = lo + p[0];
-            hi += p[1] + (sum < lo);
-            lo = sum;
-        }
-        bins[i] = ((double)hi * 18446744073709551616.0 + (double)lo) / scale;
-    }
+    const unsigned long long *t = s->total + 2 * s->cells * (size_t)k;
+    for (size_t i = 0; i < s->cells; i++)
+        bins[i] =
+            ((double)t[2 * i + 1] * 18446744073709551616.0 + (double)t[2 * i]) /
+            scale;
+}
+
+/* What every piece of integral k shares in a pass. */
+static void fill_kparams(const cpu_vegas *s, const vegas_pass *pass, int k,
+                         int accumulate, double bin_scale,
+                         pagani_vegas_kparams *kp)
+{
+    const vegas_job *job = &s->job;
+    const size_t n = (size_t)job->n;
+
+    kp->seed = job->seed;
+    kp->iteration = pass->iteration;
+    kp->n = job->n;
+    kp->nb = job->bins;
+    kp->row_stride = s->rows > 1 ? job->bins + 1 : 0;
+    kp->accumulate = accumulate;
+    kp->nb_per_g = (double)job->bins / (double)job->g;
+    kp->bin_scale = bin_scale;
+    kp->grid = s->grids + s->grid_size * (size_t)k;
+    kp->bins_hi = NULL;
+    kp->cells = (int)s->cells;
+    pagani_vegas_weights(kp, job->samples, job->plus ? 1 : job->pieces);
+    kp->lower = job->lower + n * (size_t)k;
+    kp->width = job->width + n * (size_t)k;
+    kp->params = pass->params ? (const char *)pass->params +
+                                    pass->params_stride * (size_t)k
+                              : NULL;
 }
 
 static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
@@ -238,79 +305,83 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     const long long all = job->plus ? job->cubes : job->cubes * job->pieces;
     const long long units = (all + stride - 1) / stride;
     const long long nchunks = (units + s->chunk_units - 1) / s->chunk_units;
+    const long long work = nchunks * pass->count;
     const int accumulate = pass->accumulate && stride == 1;
-    pagani_vegas_kparams kp;
+    const int team =
+        cpu_team(s->cpu, (double)units * job->samples * pass->count);
     vegas_pass p = *pass;
 
     p.stride = stride;
     p.stratify = pass->stratify && job->plus && stride == 1;
-    kp.seed = job->seed;
-    kp.iteration = pass->iteration;
-    kp.n = job->n;
-    kp.nb = job->bins;
-    kp.row_stride = s->rows > 1 ? job->bins + 1 : 0;
-    kp.accumulate = accumulate;
-    kp.nb_per_g = (double)job->bins / (double)job->g;
-    kp.bin_scale = pass->bin_scale;
-    kp.grid = s->grid;
-    kp.bins_hi = NULL;
-    kp.cells = (int)s->cells;
-    pagani_vegas_weights(&kp, job->samples, job->plus ? 1 : job->pieces);
-    kp.lower = job->lower;
-    kp.width = job->width;
-    kp.params = job->integrand->params;
-    if (accumulate) {
-        memset(s->acc, 0, sizeof(unsigned long long) * s->cells * s->threads);
-        memset(s->total, 0, 2 * sizeof(unsigned long long) * s->cells * s->threads);
+    for (int i = 0; i < pass->count; i++) {
+        const int k = pass->members[i];
+        fill_kparams(s, pass, k, accumulate, pass->bin_scale[i], &s->kp[i]);
+        if (accumulate)
+            memset(s->total + 2 * s->cells * (size_t)k, 0,
+                   2 * sizeof(unsigned long long) * s->cells);
     }
 
-#pragma omp parallel num_threads(s->threads)
+#pragma omp parallel num_threads(team)
     {
 #ifdef _OPENMP
         const int t = omp_get_thread_num();
 #else
         const int t = 0;
 #endif
-        unsigned long long *acc = s->acc + s->cells * t;
-        unsigned long long *total = s->total + 2 * s->cells * t;
-        long long since = 0;
+        thread_bins tb;
 
+        tb.acc = s->acc + s->cells * t;
+        tb.integral = -1;
+        tb.since = 0;
 #pragma omp for schedule(dynamic, 1)
-        for (long long ch = 0; ch < nchunks; ch++)
-            run_chunk(s, &p, &kp, ch, units, acc, total, &since, &s->chunks[ch]);
-        if (accumulate) flush(acc, total, s->cells);
+        for (long long w = 0; w < work; w++) {
+            const int i = (int)(w / nchunks);
+            run_chunk(s, &p, &s->kp[i], pass->members[i], w % nchunks, units,
+                      &tb, &s->chunks[w]);
+        }
+        if (tb.integral >= 0)
+            flush(tb.acc, s->total + 2 * s->cells * (size_t)tb.integral,
+                  s->cells);
     }
 
-    reduce_chunks(s, nchunks, sums);
-    if (accumulate && bins) bins_out(s, pass->bin_scale, bins);
+    for (int i = 0; i < pass->count; i++) {
+        reduce_chunks(s->chunks + nchunks * i, nchunks, &sums[i]);
+        if (accumulate && bins)
+            bins_out(s, pass->members[i], pass->bin_scale[i],
+                     bins + s->cells * (size_t)pass->members[i]);
+    }
     return PAGANI_OK;
 }
 
-static int cpu_vegas_stratify(void *vegas_state, double beta_sum,
-                              long long target, long long *total)
+static int cpu_vegas_stratify(void *vegas_state, const int *members, int count,
+                              const double *beta_sums, long long target,
+                              long long *totals)
 {
     cpu_vegas *s = vegas_state;
     const vegas_job *job = &s->job;
-    long long sum = 0;
 
-    for (long long c = 0; c < job->cubes; c++) {
-        double want = beta_sum > 0.0
-                          ? floor((double)target * s->sigma[c] / beta_sum)
-                          : (double)job->samples;
-        long long nc = want >= (double)job->max_per_cube ? job->max_per_cube
-                                                         : (long long)want;
-        if (nc < 2) nc = 2;
-        s->counts[c] = nc;
-        sum += nc;
+    for (int i = 0; i < count; i++) {
+        const size_t base = (size_t)members[i] * (size_t)job->cubes;
+        const double beta_sum = beta_sums[i];
+        long long sum = 0;
+
+        for (long long c = 0; c < job->cubes; c++) {
+            double want =
+                beta_sum > 0.0
+                    ? floor((double)target * s->sigma[base + c] / beta_sum)
+                    : (double)job->samples;
+            long long nc = want >= (double)job->max_per_cube ? job->max_per_cube
+                                                             : (long long)want;
+            if (nc < 2) nc = 2;
+            s->counts[base + c] = nc;
+            sum += nc;
+        }
+        totals[i] = sum;
     }
-    *total = sum;
     return PAGANI_OK;
 }
 
 const vegas_ops pagani_cpu_vegas_ops = {
-    cpu_vegas_setup,
-    cpu_vegas_set_grid,
-    cpu_vegas_sample,
-    cpu_vegas_stratify,
-    cpu_vegas_release,
+    cpu_vegas_setup,    cpu_vegas_set_grids, cpu_vegas_sample,
+    cpu_vegas_stratify, cpu_vegas_release,
 };

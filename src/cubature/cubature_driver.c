@@ -9,6 +9,11 @@
  *     splitting every active region would not fit in memory;
  *     add the finished regions to (v_f, e_f); FILTER + SPLIT the rest.
  *
+ * Each integral of a batch is judged on its own, by the same decisions a
+ * batch of one makes; the backend forms its sums from its own regions
+ * only. An integral that ends leaves the list at the next split while the
+ * others go on.
+ *
  * It never reports convergence it did not reach: the finished regions'
  * errors stay in the total error for good, and sums that overflow a double
  * while f stays finite end the run after that iteration (its progress
@@ -52,38 +57,50 @@ static long long region_capacity(pagani_context *ctx, int n)
     return regions < MAX_REGIONS ? regions : MAX_REGIONS;
 }
 
-/* Uploads the box split into parts^n equal regions. */
-static int load_uniform_split(pagani_context *ctx, int n, int parts, long long count,
-                              const double *lower, const double *upper)
+/* Uploads each integral's box split into parts^n equal regions, integral
+ * by integral. */
+static int load_uniform_split(pagani_context *ctx, const pagani_batch *batch, int n,
+                              int parts, long long per_integral)
 {
+    long long count = per_integral * batch->count;
     double *lo = malloc((size_t)count * n * sizeof(double));
     double *w = malloc((size_t)count * n * sizeof(double));
+    long long *counts = malloc((size_t)batch->count * sizeof *counts);
     int rc;
 
-    if (!lo || !w) {
+    if (!lo || !w || !counts) {
         free(lo);
         free(w);
+        free(counts);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "initial regions");
     }
-    for (long long i = 0; i < count; i++) {
-        long long rest = i;
-        for (int d = 0; d < n; d++) {
-            double width = (upper[d] - lower[d]) / parts;
-            w[(size_t)d * count + i] = width;
-            lo[(size_t)d * count + i] = lower[d] + (double)(rest % parts) * width;
-            rest /= parts;
+    for (int k = 0; k < batch->count; k++) {
+        const double *lower = pagani_batch_lower(batch, k);
+        const double *upper = pagani_batch_upper(batch, k);
+        counts[k] = per_integral;
+        for (long long j = 0; j < per_integral; j++) {
+            long long i = k * per_integral + j, rest = j;
+            for (int d = 0; d < n; d++) {
+                double width = (upper[d] - lower[d]) / parts;
+                w[(size_t)d * count + i] = width;
+                lo[(size_t)d * count + i] = lower[d] + (double)(rest % parts) * width;
+                rest /= parts;
+            }
         }
     }
-    rc = ctx->backend->cubature->load(ctx->backend_state, lo, w, count);
+    rc = ctx->backend->cubature->load(ctx->backend_state, lo, w, counts);
     free(lo);
     free(w);
+    free(counts);
     return rc;
 }
 
-static int report_nonfinite(pagani_context *ctx, const cubature_sums *s, int n)
+/* The message for an integrand value that is NaN or infinity. */
+static int report_nonfinite(pagani_context *ctx, const cubature_sums *s, int n,
+                            int integral, int integrals)
 {
     double x[PAGANI_MAX_DIM];
-    char where[64 * PAGANI_MAX_DIM / 2];
+    char where[64 * PAGANI_MAX_DIM / 2], which[48] = "";
     size_t used = 0;
     int rc = ctx->backend->cubature->region_point(ctx->backend_state,
                                                   s->nonfinite_region,
@@ -92,8 +109,10 @@ static int report_nonfinite(pagani_context *ctx, const cubature_sums *s, int n)
     for (int d = 0; d < n && used + 32 < sizeof where; d++)
         used += (size_t)snprintf(where + used, sizeof where - used, "%s%.17g",
                                  d ? ", " : "", x[d]);
+    if (integrals > 1) snprintf(which, sizeof which, "integral %d: ", integral);
     return pagani_fail(ctx, PAGANI_ERR_NONFINITE,
-                       "the integrand returned NaN or infinity at x = (%s)", where);
+                       "%sthe integrand returned NaN or infinity at x = (%s)",
+                       which, where);
 }
 
 /* Whether the tolerance is met; never for a value or error that is not
@@ -104,10 +123,11 @@ static int met(double value, double error, const pagani_options *opt)
            (error <= opt->epsrel * fabs(value) || error <= opt->epsabs);
 }
 
-/* The state carried across iterations. */
+/* The state of one integral carried across iterations. */
 typedef struct run {
-    long long count;          /* regions in the current list */
+    long long count;          /* its regions in the current list */
     int iteration;            /* 0-based */
+    int running;              /* 0 once it has ended (its status is set) */
     double finished_value;    /* v_f */
     double finished_error;    /* e_f, all finished regions */
     double classified_error;  /* the part of e_f finished by classify */
@@ -115,7 +135,8 @@ typedef struct run {
     double previous_value;    /* the estimate of the last iteration */
     double previous_error;    /* and its error */
     double earlier_value;     /* the estimate of the one before */
-    long long capacity;
+    long long share;          /* regions it may hold after this split */
+    pagani_result *result;
 } run;
 
 /*
@@ -193,87 +214,386 @@ static double probe_below(const run *r, const pagani_options *opt)
     return target_of(2.0 * (fabs(r->previous_value) + r->previous_error), opt);
 }
 
-/* REL-ERR-CLASSIFY (with the negligible test), held to the classifications'
- * share: when this iteration would finish more error than is left of it,
- * the regions are classified again with both criteria halved (E is already
- * two-level refined then), and at last with none. Sums that overflowed
- * (NaN) end it at once: the driver stops on them. */
-static int classify_within_share(pagani_context *ctx, const run *r, int relerr,
-                                 const pagani_options *opt, cubature_sums *s)
-{
-    const cubature_ops *ops = ctx->backend->cubature;
-    double epsrel = RELERR_SHARE * opt->epsrel;
-    double negligible = negligible_error(r, opt);
-    int rc = ops->classify(ctx->backend_state, r->count, r->iteration > 0, relerr, epsrel,
-                           negligible, s);
+/* The whole batch: the integrals' states and the per-integral arrays the
+ * backend operations take. */
+typedef struct batch_run {
+    pagani_context *ctx;
+    const cubature_ops *ops;
+    const pagani_options *opt;
+    int integrals;            /* K */
+    int n;
+    int relerr_filter;
+    long long points;         /* f's calls per region */
+    long long capacity;
+    run *runs;
+    double *probe_below, *probe_relative, *thresholds;
+    classify_request *requests;
+    cubature_sums *sums;
+    threshold_stats *finished;
+    long long *counts;
+    int *halvings;            /* per integral, this iteration */
+    int nonfinite;            /* the first integral whose f was not finite,
+                                 or -1 */
+} batch_run;
 
-    for (int halvings = 1; rc == PAGANI_OK && s->nonfinite_region < 0 &&
-                           halvings <= MAX_HALVINGS + 1; halvings++) {
-        double finished = s->error - s->active_error;
-        double share = classification_share(s->value + r->finished_value,
-                                            s->error + r->finished_error, opt);
-        if (!(finished > 0) || r->classified_error + finished <= share) break;
-        if (halvings > MAX_HALVINGS) relerr = 0, negligible = 0.0;
-        epsrel *= 0.5;
-        negligible *= 0.5;
-        rc = ops->classify(ctx->backend_state, r->count, 0, relerr, epsrel, negligible, s);
+/* EVALUATE: every region of the list, each integral's probes set by its
+ * own state. */
+static int evaluate(batch_run *b)
+{
+    for (int k = 0; k < b->integrals; k++) {
+        const run *r = &b->runs[k];
+        int probes = r->running && !(b->opt->flags & PAGANI_FLAG_NO_PROBES);
+        b->probe_below[k] = probes ? probe_below(r, b->opt) : -1.0;
+        b->probe_relative[k] = probes && b->relerr_filter ? RELERR_SHARE * b->opt->epsrel
+                                                          : 0.0;
     }
-    return rc;
+    return b->ops->evaluate(b->ctx->backend_state, b->probe_below, b->probe_relative);
 }
 
-/* Decides what to finish after an unconverged iteration: returns the
- * threshold for filter_split (-1: only the relative-error classification)
- * and the regions it keeps, or sets *status when the run cannot go on. */
-static int choose_threshold(pagani_context *ctx, const run *r, const cubature_sums *s,
-                            const pagani_options *opt, double *threshold,
+/* REL-ERR-CLASSIFY (with the negligible test) of every running integral,
+ * each held to its classifications' share: an integral whose iteration
+ * would finish more error than is left of it is classified again with
+ * both criteria halved (E is already two-level refined then), and at last
+ * with none. Sums that overflowed (NaN) end it at once: the driver stops
+ * on them. Nothing is finished on the raw first-iteration errors either. */
+static int classify_within_share(batch_run *b)
+{
+    const pagani_options *opt = b->opt;
+    int again = 0, rc;
+
+    for (int k = 0; k < b->integrals; k++) {
+        const run *r = &b->runs[k];
+        classify_request *q = &b->requests[k];
+        q->classify = r->running;
+        q->has_parents = r->iteration > 0;
+        q->relerr_filter = b->relerr_filter && settled(r);
+        q->epsrel = RELERR_SHARE * opt->epsrel;
+        q->negligible = negligible_error(r, opt);
+        b->halvings[k] = 0;
+        again |= q->classify;
+    }
+    while (again) {
+        rc = b->ops->classify(b->ctx->backend_state, b->requests, b->sums);
+        if (rc != PAGANI_OK) return rc;
+        again = 0;
+        for (int k = 0; k < b->integrals; k++) {
+            const run *r = &b->runs[k];
+            const cubature_sums *s = &b->sums[k];
+            classify_request *q = &b->requests[k];
+            double finished = s->error - s->active_error, share;
+
+            if (!q->classify) continue;
+            share = classification_share(s->value + r->finished_value,
+                                         s->error + r->finished_error, opt);
+            q->classify = s->nonfinite_region < 0 && ++b->halvings[k] <= MAX_HALVINGS + 1 &&
+                          finished > 0 && r->classified_error + finished > share;
+            if (!q->classify) continue;
+            if (b->halvings[k] > MAX_HALVINGS) q->relerr_filter = 0, q->negligible = 0.0;
+            q->has_parents = 0;
+            q->epsrel *= 0.5;
+            q->negligible *= 0.5;
+            again = 1;
+        }
+    }
+    return PAGANI_OK;
+}
+
+/* Decides what to finish of integral k after an unconverged iteration:
+ * returns the threshold for filter_split (-1: only the relative-error
+ * classification) and the regions it finishes, or sets *status when the
+ * integral cannot go on. */
+static int choose_threshold(batch_run *b, int k, double *threshold,
                             threshold_stats *finished, pagani_status *status)
 {
-    const cubature_ops *ops = ctx->backend->cubature;
+    const pagani_options *opt = b->opt;
+    const run *r = &b->runs[k];
+    const cubature_sums *s = &b->sums[k];
     double value = s->value + r->finished_value;
     double target = target_of(value, opt);
     threshold_problem pr;
     int settled = fabs(value - r->previous_value) <= opt->epsrel * fabs(value);
     int rc;
 
+    pr.integral = k;
     pr.regions = r->count;
     pr.sums = *s;
     /* The paper's budget e - v*epsrel counts the same error again every
      * iteration and can overspend the target; this one cannot. */
     pr.budget = THRESHOLD_SHARE * target - r->threshold_error;
-    pr.max_kept = r->capacity / 2;
+    pr.max_kept = r->share / 2;
     pr.max_threshold = opt->flags & PAGANI_FLAG_NO_PROBES ? INFINITY : probe_below(r, opt);
     *threshold = -1.0;
     finished->count = 0;
     finished->value = finished->error = 0.0;
     if (!settled && s->active <= pr.max_kept) return PAGANI_OK;
 
-    rc = pagani_threshold_search(ops, ctx->backend_state, &pr, threshold, finished);
+    rc = pagani_threshold_search(b->ops, b->ctx->backend_state, &pr, threshold, finished);
     if (rc != PAGANI_OK || *threshold >= 0 || s->active <= pr.max_kept) return rc;
     /* Memory decides: finish the smallest errors until the rest fits. The
      * error they carry stays in the total, so nothing is claimed falsely. */
-    rc = pagani_threshold_for_memory(ops, ctx->backend_state, &pr, threshold, finished);
+    rc = pagani_threshold_for_memory(b->ops, b->ctx->backend_state, &pr, threshold,
+                                     finished);
     if (rc == PAGANI_OK &&
         r->finished_error + (s->error - s->active_error) + finished->error >= target)
         *status = PAGANI_OUT_OF_CAPACITY; /* convergence is out of reach */
     return rc;
 }
 
-int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
-                              const double *lower, const double *upper,
-                              const pagani_options *opt, pagani_result *result)
+/* Ends integral k with `status`; its regions leave the list at the next
+ * split. */
+static void end_integral(batch_run *b, int k, pagani_status status)
 {
-    const cubature_ops *ops = ctx->backend->cubature;
+    b->runs[k].running = 0;
+    b->runs[k].result->status = status;
+    b->thresholds[k] = INFINITY;
+}
+
+/* The estimate of integral k after this iteration's classification, into
+ * its result, or the end of an integral whose f was not finite (the first
+ * such one gives the call's message). */
+static int take_estimate(batch_run *b, int k)
+{
+    run *r = &b->runs[k];
+    const cubature_sums *s = &b->sums[k];
+    pagani_result *res = r->result;
+    double value = s->value + r->finished_value;
+    double roundoff = ROUNDOFF * fabs(value);
+    double error = s->error + r->finished_error + roundoff;
+
+    res->iterations = r->iteration + 1;
+    res->regions += r->count;
+    res->evaluations += r->count * b->points;
+    if (s->nonfinite_region >= 0) {
+        res->value = NAN;
+        res->error = INFINITY;
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        if (b->nonfinite >= 0) return PAGANI_OK;
+        b->nonfinite = k;
+        return report_nonfinite(b->ctx, s, b->n, k, b->integrals);
+    }
+    /* f was finite, yet a sum left the range of a double: its error is
+     * unknown, hence infinite */
+    if (!isfinite(value) || !isfinite(error)) error = INFINITY;
+    res->value = value;
+    res->error = error;
+    return PAGANI_OK;
+}
+
+/* The tests that end integral k after its estimate, in the order a single
+ * integral takes them; `stop`: the progress callback asked to. Returns 1
+ * when it ended. */
+static int ends_here(batch_run *b, int k, int stop)
+{
+    run *r = &b->runs[k];
+    pagani_result *res = r->result;
+    double roundoff = ROUNDOFF * fabs(res->value);
+
+    if (isinf(res->error)) {
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        if (b->nonfinite < 0) /* that message comes first */
+            pagani_fail(b->ctx, PAGANI_OK, "%s %d: the rule sums of the "
+                        "integrand's finite values overflow a double (estimate "
+                        "%g): scale the integrand down",
+                        b->integrals > 1 ? "integral" : "iteration",
+                        b->integrals > 1 ? k : r->iteration + 1, res->value);
+        return 1;
+    }
+    /* The first iteration's errors come from the null rules alone; only
+     * the two-level estimate (from the second on) is trusted to stop. */
+    if (r->iteration > 0 && met(res->value, res->error, b->opt)) {
+        end_integral(b, k, PAGANI_CONVERGED);
+        return 1;
+    }
+    if (stop) {
+        end_integral(b, k, PAGANI_STOPPED);
+        return 1;
+    }
+    if (r->iteration > 0 && res->error - roundoff <= roundoff) {
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        return 1;
+    }
+    /* The finished regions' error stays in the total for good: once it
+     * alone exceeds the target, no refinement can converge. */
+    if (r->finished_error > 0 && r->finished_error >= target_of(res->value, b->opt)) {
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        return 1;
+    }
+    return 0;
+}
+
+/* Calls the progress callback once for the iteration: for one integral
+ * with its active regions, for a batch with the integrals still running;
+ * the estimate and error are those of the first of them. */
+static int progress(batch_run *b, int iteration)
+{
+    const pagani_options *opt = b->opt;
+    int first = -1, running = 0;
+
+    if (!opt->progress) return 0;
+    for (int k = 0; k < b->integrals; k++)
+        if (b->runs[k].running) {
+            if (first < 0) first = k;
+            running++;
+        }
+    if (first < 0) return 0;
+    return opt->progress(iteration, b->integrals > 1 ? running : b->sums[first].active,
+                         b->runs[first].result->value, b->runs[first].result->error,
+                         opt->progress_data);
+}
+
+/* Decides, for each integral that goes on, what this iteration finishes;
+ * ends those that cannot go on. Every region of an integral finished, yet
+ * its target not met (the estimate moved after the shares were spent):
+ * all are classified active again rather than give up (E stays two-level
+ * refined). */
+static int choose_thresholds(batch_run *b)
+{
+    int resplit = 0, rc;
+
+    for (int k = 0; k < b->integrals; k++) {
+        pagani_status status = PAGANI_CONVERGED;
+        b->requests[k].classify = 0;
+        if (!b->runs[k].running) continue;
+        rc = choose_threshold(b, k, &b->thresholds[k], &b->finished[k], &status);
+        if (rc != PAGANI_OK) return rc;
+        if (status != PAGANI_CONVERGED) {
+            end_integral(b, k, status);
+        } else if (b->sums[k].active == 0) {
+            b->requests[k] = (classify_request){1, 0, 0, 0.0, 0.0};
+            b->thresholds[k] = -1.0;
+            resplit = 1;
+        }
+    }
+    if (resplit) {
+        rc = b->ops->classify(b->ctx->backend_state, b->requests, b->sums);
+        if (rc != PAGANI_OK) return rc;
+        for (int k = 0; k < b->integrals; k++)
+            if (b->requests[k].classify && b->sums[k].active > b->runs[k].share / 2)
+                end_integral(b, k, PAGANI_OUT_OF_CAPACITY);
+    }
+    return PAGANI_OK;
+}
+
+/* The last tests before integral k splits: something left to split, and
+ * within the evaluation limit; then the finished regions join (v_f, e_f). */
+static void prepare_split(batch_run *b, int k)
+{
+    run *r = &b->runs[k];
+    const cubature_sums *s = &b->sums[k];
+    const threshold_stats *thr = &b->finished[k];
+    const pagani_options *opt = b->opt;
+
+    if (s->active - thr->count == 0) {
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        return;
+    }
+    if (opt->max_evaluations > 0 &&
+        r->result->evaluations + 2 * (s->active - thr->count) * b->points >
+            opt->max_evaluations) {
+        end_integral(b, k, PAGANI_MAX_EVALUATIONS);
+        return;
+    }
+    r->finished_value += (s->value - s->active_value) + thr->value;
+    r->finished_error += (s->error - s->active_error) + thr->error;
+    r->classified_error += s->error - s->active_error;
+    r->threshold_error += thr->error;
+    r->iteration++;
+    r->earlier_value = r->previous_value;
+    r->previous_value = r->result->value;
+    r->previous_error = r->result->error;
+}
+
+/* One iteration of every running integral; returns a backend's error, or
+ * PAGANI_OK (also when f was not finite in some integral: b->nonfinite). */
+static int iterate(batch_run *b, int it)
+{
+    int rc = evaluate(b), stop, running = 0;
+    long long share;
+
+    if (rc == PAGANI_OK) rc = classify_within_share(b);
+    for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++) {
+        b->thresholds[k] = INFINITY;
+        if (b->runs[k].running) rc = take_estimate(b, k);
+        if (rc == PAGANI_ERR_NONFINITE) rc = PAGANI_OK;
+    }
+    if (rc != PAGANI_OK) return rc;
+    stop = progress(b, it + 1);
+    for (int k = 0; k < b->integrals; k++)
+        running += b->runs[k].running && !ends_here(b, k, stop);
+    /* The list is shared equally by the integrals that go on. */
+    share = running ? b->capacity / running : 0;
+    for (int k = 0; k < b->integrals; k++) b->runs[k].share = share;
+    rc = choose_thresholds(b);
+    for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++)
+        if (b->runs[k].running) prepare_split(b, k);
+    if (rc != PAGANI_OK) return rc;
+    rc = b->ops->filter_split(b->ctx->backend_state, b->thresholds, b->counts);
+    for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++)
+        b->runs[k].count = b->counts[k];
+    return rc;
+}
+
+/* Whether any integral is still running. */
+static int any_running(const batch_run *b)
+{
+    for (int k = 0; k < b->integrals; k++)
+        if (b->runs[k].running) return 1;
+    return 0;
+}
+
+static void batch_free(batch_run *b)
+{
+    free(b->runs);
+    free(b->probe_below);
+    free(b->probe_relative);
+    free(b->thresholds);
+    free(b->requests);
+    free(b->sums);
+    free(b->finished);
+    free(b->counts);
+    free(b->halvings);
+}
+
+/* Allocates the per-integral arrays and starts every integral. */
+static int batch_start(batch_run *b, long long per_integral, pagani_result *results)
+{
+    size_t K = (size_t)b->integrals;
+
+    b->runs = malloc(K * sizeof *b->runs);
+    b->probe_below = malloc(K * sizeof(double));
+    b->probe_relative = malloc(K * sizeof(double));
+    b->thresholds = malloc(K * sizeof(double));
+    b->requests = malloc(K * sizeof *b->requests);
+    b->sums = malloc(K * sizeof *b->sums);
+    b->finished = malloc(K * sizeof *b->finished);
+    b->counts = malloc(K * sizeof(long long));
+    b->halvings = malloc(K * sizeof(int));
+    if (!b->runs || !b->probe_below || !b->probe_relative || !b->thresholds ||
+        !b->requests || !b->sums || !b->finished || !b->counts || !b->halvings)
+        return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY,
+                           "the state of %d integrals", b->integrals);
+    for (size_t k = 0; k < K; k++) {
+        run *r = &b->runs[k];
+        *r = (run){per_integral, 0, 1, 0.0, 0.0, 0.0, 0.0, NAN, NAN, NAN,
+                   b->capacity, &results[k]};
+        results[k].status = PAGANI_MAX_ITERATIONS;
+    }
+    b->nonfinite = -1;
+    return PAGANI_OK;
+}
+
+int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
+                              const pagani_batch *batch,
+                              const pagani_options *opt, pagani_result *results)
+{
     const int n = f->n;
     const int max_iterations = opt->max_iterations ? opt->max_iterations
                                                    : DEFAULT_MAX_ITERATIONS;
-    const int relerr_filter = !(opt->flags & PAGANI_FLAG_NO_RELERR_FILTER);
     pagani_rule *rule = NULL;
     cubature_job job;
-    run r = {0, 0, 0.0, 0.0, 0.0, 0.0, NAN, NAN, NAN, 0};
+    batch_run b = {0};
     int parts = initial_parts(n, opt->initial_splits);
-    /* f's calls per region: the rule's points and, unless turned off, its
-     * probes (counted for every region, probed or not: an upper bound). */
-    long long points;
+    long long per_integral = 1;
     int rc;
 
     if (!f->function && !f->device_module[PAGANI_CUBATURE])
@@ -288,125 +608,41 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
                            "needs n = 3, degree 13 needs n = 2)",
                            opt->rule_degree, n);
 
-    points = rule->npoints + (opt->flags & PAGANI_FLAG_NO_PROBES ? 0 : rule->nprobes);
-    r.capacity = region_capacity(ctx, n);
+    b.ctx = ctx;
+    b.ops = ctx->backend->cubature;
+    b.opt = opt;
+    b.integrals = batch->count;
+    b.n = n;
+    b.relerr_filter = !(opt->flags & PAGANI_FLAG_NO_RELERR_FILTER);
+    /* f's calls per region: the rule's points and, unless turned off, its
+     * probes (counted for every region, probed or not: an upper bound). */
+    b.points = rule->npoints + (opt->flags & PAGANI_FLAG_NO_PROBES ? 0 : rule->nprobes);
+    b.capacity = region_capacity(ctx, n);
     /* compared as a double first: 64^20 overflows a long long */
-    if (pow(parts, n) > (double)(r.capacity / 2)) {
+    if (pow(parts, n) * batch->count > (double)(b.capacity / 2)) {
         pagani_rule_destroy(rule);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                            "the memory budget holds %lld regions, too few for "
-                           "the %d^%d initial regions", r.capacity, parts, n);
+                           "%d integrals of %d^%d initial regions%s", b.capacity,
+                           batch->count, parts, n,
+                           batch->count > 1 ? ": split the batch" : "");
     }
-    r.count = 1;
-    for (int d = 0; d < n; d++) r.count *= parts;
+    for (int d = 0; d < n; d++) per_integral *= parts;
     job.integrand = f;
     job.rule = rule;
     job.n = n;
-    job.capacity = r.capacity;
-    rc = ops->setup(ctx->backend_state, &job);
-    if (rc == PAGANI_OK) rc = load_uniform_split(ctx, n, parts, r.count, lower, upper);
-
-    result->status = PAGANI_MAX_ITERATIONS;
-    result->rule_degree = rule->degree;
-    for (int it = 0; rc == PAGANI_OK && it < max_iterations; it++) {
-        cubature_sums s;
-        threshold_stats thr;
-        double threshold, value, error, roundoff;
-        pagani_status status = PAGANI_CONVERGED;
-        int stop, overflow;
-
-        if (opt->flags & PAGANI_FLAG_NO_PROBES)
-            rc = ops->evaluate(ctx->backend_state, r.count, -1.0, 0.0);
-        else
-            rc = ops->evaluate(ctx->backend_state, r.count, probe_below(&r, opt),
-                               relerr_filter ? RELERR_SHARE * opt->epsrel : 0.0);
-        if (rc != PAGANI_OK) break;
-        /* Nothing is finished on the raw first-iteration errors either. */
-        rc = classify_within_share(ctx, &r, relerr_filter && settled(&r), opt, &s);
-        if (rc != PAGANI_OK) break;
-        if (s.nonfinite_region >= 0) {
-            rc = report_nonfinite(ctx, &s, n);
-            break;
-        }
-        value = s.value + r.finished_value;
-        roundoff = ROUNDOFF * fabs(value);
-        error = s.error + r.finished_error + roundoff;
-        /* f was finite (else nonfinite_region), yet a sum left the range
-         * of a double: its error is unknown, hence infinite */
-        overflow = !isfinite(value) || !isfinite(error);
-        if (overflow) error = INFINITY;
-        result->value = value;
-        result->error = error;
-        result->iterations = it + 1;
-        result->regions += r.count;
-        result->evaluations += r.count * points;
-        stop = opt->progress && opt->progress(it + 1, s.active, value, error,
-                                              opt->progress_data);
-        if (overflow) {
-            result->status = PAGANI_NO_PROGRESS;
-            pagani_fail(ctx, PAGANI_OK, "iteration %d: the rule sums of the "
-                        "integrand's finite values overflow a double (estimate "
-                        "%g): scale the integrand down", it + 1, value);
-            break;
-        }
-        /* The first iteration's errors come from the null rules alone; only
-         * the two-level estimate (from the second on) is trusted to stop. */
-        if (it > 0 && met(value, error, opt)) {
-            result->status = PAGANI_CONVERGED;
-            break;
-        }
-        if (stop) {
-            result->status = PAGANI_STOPPED;
-            break;
-        }
-        if (it > 0 && error - roundoff <= roundoff) {
-            result->status = PAGANI_NO_PROGRESS;
-            break;
-        }
-        /* The finished regions' error stays in the total for good: once it
-         * alone exceeds the target, no refinement can converge. */
-        if (r.finished_error > 0 && r.finished_error >= target_of(value, opt)) {
-            result->status = PAGANI_NO_PROGRESS;
-            break;
-        }
-        rc = choose_threshold(ctx, &r, &s, opt, &threshold, &thr, &status);
-        if (rc != PAGANI_OK) break;
-        if (status != PAGANI_CONVERGED) {
-            result->status = status;
-            break;
-        }
-        if (s.active == 0) {
-            /* Every region was finished, yet the target is not met: the
-             * estimate moved after the shares were spent. Split them all
-             * again rather than give up (E stays two-level refined). */
-            rc = ops->classify(ctx->backend_state, r.count, 0, 0, 0.0, 0.0, &s);
-            if (rc != PAGANI_OK) break;
-            threshold = -1.0;
-            if (s.active > r.capacity / 2) {
-                result->status = PAGANI_OUT_OF_CAPACITY;
-                break;
-            }
-        }
-        if (s.active - thr.count == 0) {
-            result->status = PAGANI_NO_PROGRESS;
-            break;
-        }
-        if (opt->max_evaluations > 0 &&
-            result->evaluations + 2 * (s.active - thr.count) * points >
-                opt->max_evaluations) {
-            result->status = PAGANI_MAX_EVALUATIONS;
-            break;
-        }
-        r.finished_value += (s.value - s.active_value) + thr.value;
-        r.finished_error += (s.error - s.active_error) + thr.error;
-        r.classified_error += s.error - s.active_error;
-        r.threshold_error += thr.error;
-        r.iteration = it + 1;
-        r.earlier_value = r.previous_value;
-        r.previous_value = value;
-        r.previous_error = error;
-        rc = ops->filter_split(ctx->backend_state, r.count, threshold, &r.count);
-    }
+    job.capacity = b.capacity;
+    job.integrals = batch->count;
+    job.params = batch->params;
+    job.params_stride = batch->params_stride;
+    rc = batch_start(&b, per_integral, results);
+    for (int k = 0; k < batch->count; k++) results[k].rule_degree = rule->degree;
+    if (rc == PAGANI_OK) rc = b.ops->setup(ctx->backend_state, &job);
+    if (rc == PAGANI_OK) rc = load_uniform_split(ctx, batch, n, parts, per_integral);
+    for (int it = 0; rc == PAGANI_OK && it < max_iterations && any_running(&b); it++)
+        rc = iterate(&b, it);
+    if (rc == PAGANI_OK && b.nonfinite >= 0) rc = PAGANI_ERR_NONFINITE;
+    batch_free(&b);
     pagani_rule_destroy(rule);
     return rc;
 }

@@ -26,7 +26,7 @@ int pagani_threshold_search(const cubature_ops *ops, void *state,
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         threshold_stats st;
         long long finished;
-        int rc = ops->threshold_stats(state, pr->regions, t, &st);
+        int rc = ops->threshold_stats(state, pr->integral, t, &st);
         int step;
 
         if (rc != PAGANI_OK) return rc;
@@ -71,13 +71,13 @@ int pagani_threshold_for_memory(const cubature_ops *ops, void *state,
     int rc;
 
     /* hi finishes every active region, so it always fits. */
-    rc = ops->threshold_stats(state, pr->regions, hi, &st);
+    rc = ops->threshold_stats(state, pr->integral, hi, &st);
     if (rc != PAGANI_OK) return rc;
     *threshold = hi;
     *stats = st;
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         double t = lo + (hi - lo) / 2;
-        rc = ops->threshold_stats(state, pr->regions, t, &st);
+        rc = ops->threshold_stats(state, pr->integral, t, &st);
         if (rc != PAGANI_OK) return rc;
         if (pr->sums.active - st.count <= pr->max_kept) {
             hi = t;

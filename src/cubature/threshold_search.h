@@ -9,7 +9,8 @@
 
 /* What the threshold search sees of one iteration. */
 typedef struct threshold_problem {
-    long long regions;       /* regions evaluated this iteration (s_it) */
+    int integral;            /* which integral of the list */
+    long long regions;       /* its regions evaluated this iteration (s_it) */
     cubature_sums sums;      /* their classify sums */
     double budget;           /* error the thresholds may still finish */
     long long max_kept;      /* most regions that may stay active (memory) */

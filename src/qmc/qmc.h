@@ -19,6 +19,7 @@
 #ifndef PAGANI_QMC_H
 #define PAGANI_QMC_H
 
+#include "methods.h"
 #include "qmc_backend.h"
 
 #define PAGANI_QMC_DEFAULT_SHIFTS 16
@@ -34,21 +35,31 @@ typedef struct pagani_qmc_estimate {
 } pagani_qmc_estimate;
 
 /* Checks the QMC options (0 in qmc_shifts / qmc_initial_points means the
- * default; transform 0..2; shifts 2..PAGANI_QMC_MAX_SHIFTS) and fills *job.
- * Arguments otherwise as validated by pagani_integrate. */
+ * default; transform 0..2; shifts 2..PAGANI_QMC_MAX_SHIFTS) and fills *job
+ * for the batch's integrals (the job points into the batch's arrays).
+ * Arguments otherwise as validated by pagani_integrate_batch. */
+int pagani_qmc_batch_job(pagani_context *ctx, pagani_integrand *f,
+                         const pagani_batch *batch, const pagani_options *opt,
+                         qmc_job *job);
+
+/* The job of one integral over [lower, upper] with f's parameter block
+ * (pagani_qmc_batch_job of a batch of one). */
 int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
                    const double *lower, const double *upper,
                    const pagani_options *opt, qmc_job *job);
 
-/* The estimate from the exact per-shift sums (job->shifts of them) over
- * `points` points each. Sums beyond the range of a double are scaled, so
- * the value or error is infinite only when it leaves that range itself. */
-void pagani_qmc_estimate_sums(const qmc_job *job, const pagani_xsum *sums,
+/* The estimate of integral k from its exact per-shift sums (job->shifts of
+ * them) over `points` points each. Sums beyond the range of a double are
+ * scaled, so the value or error is infinite only when it leaves that range
+ * itself. */
+void pagani_qmc_estimate_sums(const qmc_job *job, int k,
+                              const pagani_xsum *sums,
                               unsigned long long points,
                               pagani_qmc_estimate *est);
 
 /* Sets the context's message for a fault (the value, the point, its index
- * and shift) and returns PAGANI_ERR_NONFINITE. */
+ * and shift, and in a batch of more than one the integral) and returns
+ * PAGANI_ERR_NONFINITE. */
 int pagani_qmc_fault(pagani_context *ctx, const qmc_job *job,
                      const qmc_fault *fault);
 
@@ -62,9 +73,10 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
                          unsigned long long count, unsigned long long leap,
                          pagani_xsum *sums);
 
-/* Combines the pieces that arrived: sums[p * job->shifts + r] and points[p]
- * (points per shift of piece p), p < pieces. The estimate weights by the
- * points present and is partial when they fall short of `planned`. */
+/* Combines the pieces of a one-integral job that arrived: sums[p *
+ * job->shifts + r] and points[p] (points per shift of piece p), p <
+ * pieces. The estimate weights by the points present and is partial when
+ * they fall short of `planned`. */
 int pagani_qmc_combine(const qmc_job *job, int pieces, const pagani_xsum *sums,
                        const unsigned long long *points,
                        unsigned long long planned, pagani_qmc_estimate *est);

@@ -18,27 +18,57 @@
  * it returns non-zero the run ends there (PAGANI_STOPPED, unless the values
  * were all 0).
  *
+ * Batches (pagani_integrate_batch): the K integrals share the points of
+ * the unit cube; integral k maps them to its own box and evaluates f with
+ * its own parameter block, into its own R exact sums. Every block is one
+ * pass of the backend (one launch) over the integrals still running; an
+ * integral leaves when it has met its tolerance or ended otherwise, while
+ * the others go on. The blocks are the same for every integral, so each
+ * integral's sums, hence its result, are the bits of pagani_integrate with
+ * its block and box. With K > 1 the progress callback gets the number of
+ * integrals summed in the block (those that did not fail) and the
+ * estimate of the first of them; non-zero stops every one still running.
+ * NaN or infinity from f ends only that integral: value NaN, error
+ * +infinity, status PAGANI_NO_PROGRESS, and the call returns
+ * PAGANI_ERR_NONFINITE naming the first such integral and its point.
+ *
  * Overflow: the exact sums hold values up to DBL_MAX and the estimate is
  * scaled (qmc.h), so only an estimate or error beyond the range of a
  * double, or a finite f whose product with the transform's Jacobian is,
- * overflows. That ends the run after the block's progress call with status
- * PAGANI_NO_PROGRESS, the estimate (+-infinity when it is what overflowed,
- * as when the product did) and an infinite error.
+ * overflows. That ends the integral after the block's progress call with
+ * status PAGANI_NO_PROGRESS, the estimate (+-infinity when it is what
+ * overflowed, as when the product did) and an infinite error.
  *
  * Sums are exact (exact_sum.h): a run gives the same bits on any thread
  * count, and the same as the sum of any split of its indices (qmc.h).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "methods.h"
 #include "qmc/qmc.h"
 
-/* Whether the tolerance is met; never for a value or error that is not
- * finite. */
-static int met(const pagani_qmc_estimate *est, const pagani_options *opt)
+/* One run over a batch. */
+typedef struct qmc_run {
+    const qmc_ops *ops;
+    void *state;                 /* the backend's, for the job */
+    qmc_job job;
+    pagani_xsum *total;          /* total[k * R + r]: integral k, shift r */
+    pagani_xsum *part;           /* part[m * R + r]: one block, ids[m] */
+    qmc_fault *faults;           /* faults[m]: one block, ids[m] */
+    int *ids;                    /* the integrals still running, ascending */
+    int live;                    /* how many */
+    qmc_fault nonfinite;         /* the first integral f failed in (k = 0:
+                                    none) */
+    int overflow_noted;          /* an overflow is in the context's message */
+} qmc_run;
+
+/* Whether a result meets the tolerance; never one whose value or error
+ * is not finite. */
+static int met(const pagani_result *res, const pagani_options *opt)
 {
-    return isfinite(est->value) && isfinite(est->error) &&
-           est->error <= fmax(opt->epsabs, opt->epsrel * fabs(est->value));
+    return isfinite(res->value) && isfinite(res->error) &&
+           res->error <= fmax(opt->epsabs, opt->epsrel * fabs(res->value));
 }
 
 /* Whether every shift's sum is exactly zero. */
@@ -49,103 +79,185 @@ static int all_zero(const pagani_xsum *sums, int shifts)
     return 1;
 }
 
-int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
-                         const double *lower, const double *upper,
-                         const pagani_options *opt, pagani_result *result)
+/* Makes the K x R sums of run->job and the backend's state; every
+ * integral running, its status PAGANI_MAX_ITERATIONS until something else
+ * ends it. */
+static int open_run(pagani_context *ctx, qmc_run *run, pagani_result *results)
 {
-    const qmc_ops *ops = ctx->backend ? ctx->backend->qmc : NULL;
+    const int K = run->job.integrals;
+    size_t sums = (size_t)K * (size_t)run->job.shifts;
+
+    run->total = malloc(sums * sizeof *run->total);
+    run->part = malloc(sums * sizeof *run->part);
+    run->faults = malloc((size_t)K * sizeof *run->faults);
+    run->ids = malloc((size_t)K * sizeof *run->ids);
+    if (!run->total || !run->part || !run->faults || !run->ids)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC sums: %d integrals "
+                           "x %d shifts need %zu bytes", K, run->job.shifts,
+                           2 * sums * sizeof *run->total);
+    for (size_t j = 0; j < sums; j++) pagani_xsum_zero(&run->total[j]);
+    for (int k = 0; k < K; k++) {
+        run->ids[k] = k;
+        results[k].status = PAGANI_MAX_ITERATIONS;
+    }
+    run->live = K;
+    return run->ops->setup(ctx->backend_state, &run->job, &run->state);
+}
+
+/* Frees what open_run made. */
+static void close_run(qmc_run *run)
+{
+    if (run->state) run->ops->release(run->state);
+    free(run->total);
+    free(run->part);
+    free(run->faults);
+    free(run->ids);
+}
+
+/* Adds the block's sums of the m-th running integral to its totals and
+ * puts its estimate over N points per shift in its result (the error
+ * +infinity when either overflowed). Returns 0 when f was not finite
+ * there: the integral then has its final result (NaN, +infinity,
+ * PAGANI_NO_PROGRESS) and the first such integral is kept for the
+ * report. */
+static int add_block(qmc_run *run, int m, int it, unsigned long long N,
+                     pagani_result *results)
+{
+    const int R = run->job.shifts, k = run->ids[m];
+    const qmc_fault *fault = &run->faults[m];
+    pagani_result *res = &results[k];
+    /* a finite f times the Jacobian beyond DBL_MAX: not f's fault */
+    int jacobian_overflow = fault->k && isfinite(fault->value);
+    pagani_qmc_estimate est;
+
+    res->iterations = it;
+    res->evaluations = (long long)(N * (unsigned long long)R);
+    if (fault->k && !jacobian_overflow) {
+        if (!run->nonfinite.k || k < run->nonfinite.integral)
+            run->nonfinite = *fault;
+        res->value = NAN;
+        res->error = INFINITY;
+        res->status = PAGANI_NO_PROGRESS;
+        return 0;
+    }
+    for (int r = 0; r < R; r++)
+        pagani_xsum_merge(&run->total[(size_t)k * R + r],
+                          &run->part[(size_t)m * R + r]);
+    pagani_qmc_estimate_sums(&run->job, k, &run->total[(size_t)k * R], N, &est);
+    if (jacobian_overflow) est.value = copysign(INFINITY, fault->value);
+    res->value = est.value;
+    res->error = isfinite(est.value) && isfinite(est.error) ? est.error
+                                                            : INFINITY;
+    return 1;
+}
+
+/* How integral k, summed in block `it`, ends by the single call's rules:
+ * PAGANI_NO_PROGRESS when its estimate overflowed (noted in the context's
+ * message, the first time), PAGANI_CONVERGED, PAGANI_STOPPED,
+ * PAGANI_MAX_EVALUATIONS after the cut block; PAGANI_MAX_ITERATIONS when
+ * it goes on. */
+static pagani_status decide(pagani_context *ctx, qmc_run *run, int k, int it,
+                            const pagani_result *res, int stop, int cut,
+                            const pagani_options *opt)
+{
+    if (!isfinite(res->error)) {
+        char who[32] = "";
+        if (run->job.integrals > 1)
+            snprintf(who, sizeof who, "integral %d: ", k);
+        if (!run->overflow_noted)
+            pagani_fail(ctx, PAGANI_OK, "%sblock %d: the estimate (%g) or its "
+                        "error overflows a double although the integrand's "
+                        "values were finite: scale the integrand down", who,
+                        it, res->value);
+        run->overflow_noted = 1;
+        return PAGANI_NO_PROGRESS;
+    }
+    if (met(res, opt)) return PAGANI_CONVERGED;
+    if (stop) return PAGANI_STOPPED;
+    if (cut) return PAGANI_MAX_EVALUATIONS;
+    return PAGANI_MAX_ITERATIONS;
+}
+
+/* Sums one block of N + 1 .. N + block for the running integrals, then
+ * calls the progress callback and ends the integrals that are done.
+ * Returns a backend error, else PAGANI_OK. */
+static int run_block(pagani_context *ctx, qmc_run *run, int it,
+                     unsigned long long N, unsigned long long block, int cut,
+                     const pagani_options *opt, pagani_result *results)
+{
+    const int R = run->job.shifts;
+    int first = -1, running = 0, stop = 0, keep = 0;
+    int rc = run->ops->sums(run->state, run->ids, run->live, 0, R, N + 1,
+                            block, 1, run->part, run->faults);
+
+    if (rc != PAGANI_OK && rc != PAGANI_ERR_NONFINITE) return rc;
+    for (int m = 0; m < run->live; m++)
+        if (add_block(run, m, it, N + block, results)) {
+            if (first < 0) first = run->ids[m];
+            running++;
+        }
+    if (opt->progress && running > 0)
+        stop = opt->progress(it, run->job.integrals == 1
+                                     ? (long long)(N + block) : running,
+                             results[first].value, results[first].error,
+                             opt->progress_data);
+    for (int m = 0; m < run->live; m++) {
+        int k = run->ids[m];
+        if (results[k].status == PAGANI_NO_PROGRESS) continue; /* f failed */
+        results[k].status = decide(ctx, run, k, it, &results[k], stop, cut,
+                                   opt);
+        if (results[k].status == PAGANI_MAX_ITERATIONS) run->ids[keep++] = k;
+    }
+    run->live = keep;
+    return PAGANI_OK;
+}
+
+int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
+                         const pagani_batch *batch,
+                         const pagani_options *opt, pagani_result *results)
+{
     int max_it = opt->max_iterations ? opt->max_iterations
                                      : PAGANI_QMC_DEFAULT_ITERATIONS;
     unsigned long long N = 0, block, cap = 0;
-    pagani_xsum *total = NULL, *part = NULL;
-    pagani_qmc_estimate est = {0.0, 0.0, 0, 0};
-    pagani_status status = PAGANI_MAX_ITERATIONS;
-    void *state = NULL;
-    qmc_fault fault;
-    qmc_job job;
-    int rc, it, stop, jacobian_overflow, overflow;
+    qmc_run run = {0};
+    int rc;
 
-    if (!ops)
+    run.ops = ctx->backend ? ctx->backend->qmc : NULL;
+    if (!run.ops)
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "QMC is not "
                            "available on the %s backend",
                            pagani_backend_name(ctx->kind));
-    if ((rc = pagani_qmc_job(ctx, f, lower, upper, opt, &job)) != PAGANI_OK)
-        return rc;
     block = opt->qmc_initial_points ? (unsigned long long)opt->qmc_initial_points
                                     : PAGANI_QMC_DEFAULT_POINTS;
+    if ((rc = pagani_qmc_batch_job(ctx, f, batch, opt, &run.job)) != PAGANI_OK)
+        return rc;
     if (opt->max_evaluations > 0) {
-        cap = (unsigned long long)opt->max_evaluations / (unsigned long long)job.shifts;
+        cap = (unsigned long long)opt->max_evaluations /
+              (unsigned long long)run.job.shifts;
         if (cap == 0)
             return pagani_fail(ctx, PAGANI_ERR_OPTION, "max_evaluations %lld "
                                "is below one point per shift (%d shifts)",
-                               opt->max_evaluations, job.shifts);
+                               opt->max_evaluations, run.job.shifts);
     }
-    total = malloc((size_t)job.shifts * sizeof *total);
-    part = malloc((size_t)job.shifts * sizeof *part);
-    if (!total || !part) {
-        rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC sums");
-        goto out;
-    }
-    for (int r = 0; r < job.shifts; r++) pagani_xsum_zero(&total[r]);
-    if ((rc = ops->setup(ctx->backend_state, &job, &state)) != PAGANI_OK)
-        goto out;
-
-    for (it = 1; it <= max_it; it++) {
+    if ((rc = open_run(ctx, &run, results)) != PAGANI_OK) goto out;
+    for (int it = 1; it <= max_it && run.live > 0; it++) {
         int cut = 0;
         if (block > (1ULL << 62) - N) break;   /* indices stay below 2^62 */
         if (cap && N + block >= cap) {
             block = cap - N;
             cut = 1;
         }
-        rc = ops->sums(state, 0, job.shifts, N + 1, block, 1, part, &fault);
-        /* a finite f times the Jacobian beyond DBL_MAX: not f's fault */
-        jacobian_overflow = rc == PAGANI_ERR_NONFINITE && isfinite(fault.value);
-        if (jacobian_overflow) rc = PAGANI_OK;
-        if (rc == PAGANI_ERR_NONFINITE) rc = pagani_qmc_fault(ctx, &job, &fault);
+        rc = run_block(ctx, &run, it, N, block, cut, opt, results);
         if (rc != PAGANI_OK) goto out;
-        for (int r = 0; r < job.shifts; r++) pagani_xsum_merge(&total[r], &part[r]);
         N += block;
         block = N;
-        pagani_qmc_estimate_sums(&job, total, N, &est);
-        if (jacobian_overflow) est.value = copysign(INFINITY, fault.value);
-        overflow = !isfinite(est.value) || !isfinite(est.error);
-        if (overflow) est.error = INFINITY;
-        result->iterations = it;
-        stop = opt->progress &&
-               opt->progress(it, (long long)N, est.value, est.error, opt->progress_data);
-        if (overflow) {
-            status = PAGANI_NO_PROGRESS;
-            pagani_fail(ctx, PAGANI_OK, "block %d: the estimate (%g) or its "
-                        "error overflows a double although the integrand's "
-                        "values were finite: scale the integrand down", it,
-                        est.value);
-            break;
-        }
-        if (met(&est, opt)) {
-            status = PAGANI_CONVERGED;
-            break;
-        }
-        if (stop) {
-            status = PAGANI_STOPPED;
-            break;
-        }
-        if (cut) {
-            status = PAGANI_MAX_EVALUATIONS;
-            break;
-        }
     }
-    if (status != PAGANI_NO_PROGRESS && all_zero(total, job.shifts))
-        status = PAGANI_NO_SIGNAL;
-    result->value = est.value;
-    result->error = est.error;
-    result->status = status;
-    result->evaluations = (long long)(N * (unsigned long long)job.shifts);
-    result->regions = 0;
-    result->chi2_dof = 0.0;
-    result->method = PAGANI_QMC;
+    for (int k = 0; k < batch->count; k++)
+        if (results[k].status != PAGANI_NO_PROGRESS &&
+            all_zero(&run.total[(size_t)k * run.job.shifts], run.job.shifts))
+            results[k].status = PAGANI_NO_SIGNAL;
+    if (run.nonfinite.k) rc = pagani_qmc_fault(ctx, &run.job, &run.nonfinite);
 out:
-    if (state) ops->release(state);
-    free(total);
-    free(part);
+    close_run(&run);
     return rc;
 }

@@ -10,9 +10,9 @@
 #include "sampling/qmc_point.h"
 #include "sampling/zinterhof_table.h"
 
-int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
-                   const double *lower, const double *upper,
-                   const pagani_options *opt, qmc_job *job)
+int pagani_qmc_batch_job(pagani_context *ctx, pagani_integrand *f,
+                         const pagani_batch *batch, const pagani_options *opt,
+                         qmc_job *job)
 {
     int shifts = opt->qmc_shifts ? opt->qmc_shifts : PAGANI_QMC_DEFAULT_SHIFTS;
 
@@ -37,11 +37,21 @@ int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
     job->shifts = shifts;
     job->transform = opt->qmc_transform;
     job->seed = opt->seed;
-    for (int i = 0; i < f->n; i++) {
-        job->lower[i] = lower[i];
-        job->width[i] = upper[i] - lower[i];
-    }
+    job->integrals = batch->count;
+    job->lower = batch->lower;
+    job->upper = batch->upper;
+    job->box_stride = batch->box_stride;
+    job->params = batch->params;
+    job->params_stride = batch->params_stride;
     return PAGANI_OK;
+}
+
+int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
+                   const double *lower, const double *upper,
+                   const pagani_options *opt, qmc_job *job)
+{
+    pagani_batch one = {1, f->params, 0, lower, upper, 0};
+    return pagani_qmc_batch_job(ctx, f, &one, opt, job);
 }
 
 /* Sums beyond the range of a double are read in units of 2^(32 * this). */
@@ -55,22 +65,24 @@ static double shift_estimate(const pagani_xsum *sum, int bins, double volume,
     return volume * (pagani_xsum_value_scaled(sum, bins) / (double)points);
 }
 
-/* The mean of the shifts' estimates and its standard error, both in units
- * of 2^*unit. The deviations from the mean are squared over a power of 2
+/* The mean of integral k's shift estimates and its standard error, both in
+ * units of 2^*unit. The deviations from the mean are squared over a power of 2
  * near the largest, so that the squares neither overflow nor underflow.
  * Unscaled, *unit = 0; scaled, the sums are read in units of 2^(32
  * SCALED_BINS) and the volume as its mantissa, so that nothing overflows.
  * Scalings by powers of 2 are exact: where the plain formula stays in the
  * normal range they give its bits. */
-static void spread_over_shifts(const qmc_job *job, const pagani_xsum *sums,
-                               unsigned long long N, int scaled,
-                               double *mean, double *error, int *unit)
+static void spread_over_shifts(const qmc_job *job, int k,
+                               const pagani_xsum *sums, unsigned long long N,
+                               int scaled, double *mean, double *error,
+                               int *unit)
 {
     const int R = job->shifts, bins = scaled ? SCALED_BINS : 0;
+    const double *lower = qmc_job_lower(job, k), *upper = qmc_job_upper(job, k);
     double volume = 1.0, sum = 0.0, largest = 0.0, ss = 0.0;
     int volume_exp = 0, spread_exp = 0;
 
-    for (int i = 0; i < job->n; i++) volume *= job->width[i];
+    for (int i = 0; i < job->n; i++) volume *= upper[i] - lower[i];
     if (scaled) volume = frexp(volume, &volume_exp);
     for (int r = 0; r < R; r++)
         sum += shift_estimate(&sums[r], bins, volume, N);
@@ -89,7 +101,8 @@ static void spread_over_shifts(const qmc_job *job, const pagani_xsum *sums,
     *unit = scaled ? 32 * bins + volume_exp : 0;
 }
 
-void pagani_qmc_estimate_sums(const qmc_job *job, const pagani_xsum *sums,
+void pagani_qmc_estimate_sums(const qmc_job *job, int k,
+                              const pagani_xsum *sums,
                               unsigned long long points,
                               pagani_qmc_estimate *est)
 {
@@ -102,9 +115,9 @@ void pagani_qmc_estimate_sums(const qmc_job *job, const pagani_xsum *sums,
         est->value = est->error = 0.0;
         return;
     }
-    spread_over_shifts(job, sums, points, 0, &mean, &error, &unit);
+    spread_over_shifts(job, k, sums, points, 0, &mean, &error, &unit);
     if (!isfinite(mean) || !isfinite(error)) /* sums beyond a double's range */
-        spread_over_shifts(job, sums, points, 1, &mean, &error, &unit);
+        spread_over_shifts(job, k, sums, points, 1, &mean, &error, &unit);
     est->value = ldexp(mean, unit);
     est->error = ldexp(error, unit);
 }
@@ -112,7 +125,9 @@ void pagani_qmc_estimate_sums(const qmc_job *job, const pagani_xsum *sums,
 int pagani_qmc_fault(pagani_context *ctx, const qmc_job *job,
                      const qmc_fault *fault)
 {
-    char coords[512];
+    const double *lower = qmc_job_lower(job, fault->integral);
+    const double *upper = qmc_job_upper(job, fault->integral);
+    char coords[512], integral[32] = "";
     size_t used = 0;
     double w = 1.0;
 
@@ -121,16 +136,19 @@ int pagani_qmc_fault(pagani_context *ctx, const qmc_job *job,
         pagani_u128 s = pagani_qmc_state(job->seed, (unsigned)fault->shift,
                                          (unsigned)i, fault->k,
                                          pagani_zinterhof_theta[i]);
-        double x = pagani_qmc_coord(s, job->transform, job->lower[i],
-                                    job->width[i], &w);
+        double x = pagani_qmc_coord(s, job->transform, lower[i],
+                                    upper[i] - lower[i], &w);
         used += (size_t)snprintf(coords + used, sizeof coords - used, "%s%.17g",
                                  i ? ", " : "", x);
     }
     if (used >= sizeof coords - 32)
         snprintf(coords + used, sizeof coords - used, ", ...");
-    return pagani_fail(ctx, PAGANI_ERR_NONFINITE, "the integrand returned %g "
-                       "at x = (%s) (QMC point %llu of shift %d; Jacobian %g)",
-                       fault->value, coords, fault->k, fault->shift, w);
+    if (job->integrals > 1)
+        snprintf(integral, sizeof integral, "integral %d: ", fault->integral);
+    return pagani_fail(ctx, PAGANI_ERR_NONFINITE, "%sthe integrand returned "
+                       "%g at x = (%s) (QMC point %llu of shift %d; Jacobian "
+                       "%g)", integral, fault->value, coords, fault->k,
+                       fault->shift, w);
 }
 
 int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
@@ -140,6 +158,7 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
                          pagani_xsum *sums)
 {
     const qmc_ops *ops;
+    const int first_integral = 0;
     qmc_job job;
     qmc_fault fault;
     void *state = NULL;
@@ -164,7 +183,8 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
         return rc;
     rc = ops->setup(ctx->backend_state, &job, &state);
     if (rc == PAGANI_OK)
-        rc = ops->sums(state, 0, job.shifts, first, count, leap, sums, &fault);
+        rc = ops->sums(state, &first_integral, 1, 0, job.shifts, first, count,
+                       leap, sums, &fault);
     if (state) ops->release(state);
     if (rc == PAGANI_ERR_NONFINITE) return pagani_qmc_fault(ctx, &job, &fault);
     return rc;
@@ -185,7 +205,7 @@ int pagani_qmc_combine(const qmc_job *job, int pieces, const pagani_xsum *sums,
             pagani_xsum_merge(&acc[r], &sums[(size_t)p * R + r]);
         total += points[p];
     }
-    pagani_qmc_estimate_sums(job, acc, total, est);
+    pagani_qmc_estimate_sums(job, 0, acc, total, est);
     est->partial = total < planned;
     free(acc);
     return PAGANI_OK;

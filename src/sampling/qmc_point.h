@@ -69,12 +69,24 @@ PAGANI_HD pagani_u128 pagani_qmc_state(unsigned long long seed, unsigned shift,
                            pagani_zinterhof_shift(seed, shift, axis));
 }
 
+/* The coordinate of a state in the unit interval, phi(t); *w *= phi'.
+ * A batch maps one such point to every integral's box (pagani_qmc_map). */
+PAGANI_HD double pagani_qmc_unit(pagani_u128 state, int transform, double *w)
+{
+    return pagani_qmc_periodize(pagani_u128_to_open(state), transform, w);
+}
+
+/* A unit coordinate u in [lower, lower + width]. */
+PAGANI_HD double pagani_qmc_map(double u, double lower, double width)
+{
+    return PAGANI_DADD(lower, PAGANI_DMUL(width, u));
+}
+
 /* The coordinate of a state in [lower, lower + width]; *w *= phi'. */
 PAGANI_HD double pagani_qmc_coord(pagani_u128 state, int transform,
                                   double lower, double width, double *w)
 {
-    double t = pagani_u128_to_open(state);
-    return PAGANI_DADD(lower, PAGANI_DMUL(width, pagani_qmc_periodize(t, transform, w)));
+    return pagani_qmc_map(pagani_qmc_unit(state, transform, w), lower, width);
 }
 
 #endif /* PAGANI_QMC_POINT_H */

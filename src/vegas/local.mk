@@ -1,5 +1,7 @@
-# src/vegas: PAGANI_VEGAS (m-Cubes): the driver and its planner.
+# src/vegas: PAGANI_VEGAS (m-Cubes): the driver, its planner and the
+# sampling passes of an iteration.
 libpagani_la_SOURCES += \
 	src/vegas/vegas.h \
 	src/vegas/vegas_plan.c \
+	src/vegas/vegas_passes.c \
 	src/vegas/vegas_driver.c

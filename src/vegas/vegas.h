@@ -1,11 +1,13 @@
 /*
  * vegas.h - private to PAGANI_VEGAS: the plan of one run (options read,
- * defaults applied, the stratification sized), shared by the driver
- * (vegas_driver.c) and the planner (vegas_plan.c).
+ * defaults applied, the stratification sized) and the run's state, shared
+ * by the driver (vegas_driver.c), the planner (vegas_plan.c) and the
+ * sampling passes (vegas_passes.c).
  */
 #ifndef PAGANI_VEGAS_H
 #define PAGANI_VEGAS_H
 
+#include "methods.h"
 #include "vegas_backend.h"
 
 /* Vegas+ keeps per-cube arrays: at most this many cubes (2^26). */
@@ -31,14 +33,68 @@ typedef struct vegas_plan {
     double chi2_max;
     double epsrel, epsabs;
     long long max_evaluations;
-    double volume;
 } vegas_plan;
+
+/* One integral of the batch. */
+typedef struct vegas_member {
+    double *estimate, *variance; /* per iteration */
+    long long *nonzero;
+    double volume;
+    long long evaluations;
+    long long plus_total; /* Vegas+: samples of the next pass */
+    long long seen;       /* nonzero samples in all iterations */
+    double vmax;          /* largest v^2 of the last pass */
+    double value, error;  /* the combined estimate so far */
+    int running;
+    int fault_iteration;    /* -1, or where f was NaN or infinite */
+    vegas_sums fault;       /* there: fault_cube, _sample, _value */
+    int overflow_iteration; /* -1, or where the sums overflowed */
+} vegas_member;
+
+/* A run of PAGANI_VEGAS: its plan, its K members and their host arrays,
+ * and the scratch of an iteration's passes. */
+typedef struct vegas_run {
+    const vegas_ops *ops;
+    void *state;
+    vegas_plan plan;
+    const pagani_batch *batch;
+    int own_params;             /* the blocks are the integrand's own */
+    int count;                  /* K */
+    size_t grid_size, bin_size; /* doubles of one grid, of one's bins */
+    double *lower, *width;      /* K boxes of n */
+    double *grids, *bins, *work;
+    double *history;    /* K x itmax estimates, then variances */
+    long long *nonzero; /* K x itmax */
+    vegas_member *members;
+    /* the passes of one iteration: K entries each */
+    int *list, *again;
+    double *scale; /* 2K: the pass's, then the repeat's */
+    double *beta_sums;
+    long long *totals;
+    vegas_sums *sums, *repeat;
+    int *bins_valid;
+} vegas_run;
 
 /* Reads and checks the options (0 means the default for vegas_calls,
  * vegas_bins, vegas_alpha, vegas_beta, chi2_max and max_iterations) and
- * sizes the run. Returns PAGANI_OK or PAGANI_ERR_OPTION with a message. */
+ * sizes the run, the same for every integral of a batch (the driver fills
+ * in the job's integrals, boxes and parameter blocks). Returns PAGANI_OK or
+ * PAGANI_ERR_OPTION with a message. */
 int pagani_vegas_plan(pagani_context *ctx, pagani_integrand *f,
-                      const double *lower, const double *upper,
                       const pagani_options *opt, vegas_plan *plan);
+
+/* The passes of iteration `it` for the `count` members of r->list
+ * (vegas_passes.c): the pilot where a bin scale is missing, the pass of
+ * all of them (sums in r->sums) and the repeat of those whose bins lack
+ * their largest contributions, unless the evaluation budget forbids it.
+ * r->bins_valid[i] says whether member i's bins came in to adjust its
+ * grid; members whose f was NaN or infinite stop running (their fault
+ * kept). Returns a backend's error, else PAGANI_OK with the members left
+ * in r->list (those of a failed pilot dropped) in *left. */
+int pagani_vegas_passes(vegas_run *r, int it, int count, int *left);
+
+/* Member k's NaN or infinity into the context's message: returns
+ * PAGANI_ERR_NONFINITE. */
+int pagani_vegas_report_fault(pagani_context *ctx, const vegas_run *r, int k);
 
 #endif /* PAGANI_VEGAS_H */

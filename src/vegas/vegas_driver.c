@@ -38,6 +38,24 @@
  * estimate, error); when it asks to stop, the result is that estimate with
  * status PAGANI_STOPPED (or PAGANI_NO_SIGNAL, as above). result->regions is
  * the number of sub-cubes.
+ *
+ * Batches (pagani_integrate_batch; pagani_integrate is a batch of one):
+ * every integral (member) has its own grid, bins, bin scale, history,
+ * evaluations and Vegas+ counts, and runs exactly the iterations above;
+ * the members still running are sampled together, each pass (pilot, pass,
+ * repeat) over those that need it in one backend call. A member leaves
+ * when it converges, fails or meets a limit; the others go on. Since the
+ * random stream and every sum of a member depend on the job alone, its
+ * result is the bits of the single call. NaN or infinity from f ends that
+ * member only (value NaN, error infinite, PAGANI_NO_PROGRESS) and the call
+ * returns PAGANI_ERR_NONFINITE naming the first such member. With more
+ * than one member the progress callback is called once per iteration with
+ * the number of members still running and the first one's estimate and
+ * error; a stop ends every member still running.
+ *
+ * Memory: the host holds per member a grid and its bins (grid_axes x (2 nb
+ * + 1) doubles), the history of 3 x max_iterations words and the box;
+ * what cannot be had is PAGANI_ERR_NO_MEMORY with the size asked for.
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,20 +63,7 @@
 #include <string.h>
 #include "methods.h"
 #include "vegas/vegas.h"
-#include "sampling/vegas_point.h"
 #include "sampling/vegas_grid.h"
-
-typedef struct vegas_run {
-    const vegas_ops *ops;
-    void *state;
-    vegas_plan plan;
-    double *grid, *bins, *work;
-    double *estimate, *variance;   /* per iteration */
-    long long *nonzero;
-    long long evaluations;
-    long long plus_total;          /* Vegas+: samples of the next pass */
-    double vmax;                   /* largest v^2 of the last pass */
-} vegas_run;
 
 /* The combined estimate of iterations first..last. */
 typedef struct vegas_combined {
@@ -67,119 +72,99 @@ typedef struct vegas_combined {
     int count;
 } vegas_combined;
 
+/* Frees what alloc_run and the backend's setup made. */
 static void free_run(vegas_run *r)
 {
     if (r->state) r->ops->release(r->state);
-    free(r->grid);
+    free(r->lower);
+    free(r->width);
+    free(r->grids);
     free(r->bins);
     free(r->work);
-    free(r->estimate);
-    free(r->variance);
+    free(r->history);
     free(r->nonzero);
+    free(r->members);
+    free(r->list);
+    free(r->again);
+    free(r->scale);
+    free(r->beta_sums);
+    free(r->totals);
+    free(r->sums);
+    free(r->repeat);
+    free(r->bins_valid);
 }
 
-static int alloc_run(pagani_context *ctx, vegas_run *r)
+/* Host memory of a run of K integrals: per integral a grid and its bins
+ * (grid_axes x (2 nb + 1) doubles), its history (3 x itmax words), its box
+ * and the pass scratch; nothing else grows with K. Returns PAGANI_OK or
+ * PAGANI_ERR_NO_MEMORY saying how much was asked for. */
+static int alloc_run(pagani_context *ctx, vegas_run *r,
+                     const pagani_batch *batch)
 {
     const vegas_job *job = &r->plan.job;
-    size_t rows = (size_t)job->grid_axes, nb = (size_t)job->bins;
+    const size_t k = (size_t)r->count, n = (size_t)job->n;
+    const size_t its = (size_t)r->plan.itmax, nb = (size_t)job->bins;
+    double bytes;
 
-    r->grid = malloc(sizeof(double) * rows * (nb + 1));
-    r->bins = malloc(sizeof(double) * rows * nb);
+    r->grid_size = (size_t)job->grid_axes * (nb + 1);
+    r->bin_size = (size_t)job->grid_axes * nb;
+    bytes =
+        (double)k * (8.0 * (r->grid_size + r->bin_size + 2 * n + 3 * its + 4) +
+                     sizeof(vegas_member) + 2 * sizeof(vegas_sums) + 24);
+    r->lower = malloc(sizeof(double) * k * n);
+    r->width = malloc(sizeof(double) * k * n);
+    r->grids = malloc(sizeof(double) * k * r->grid_size);
+    r->bins = malloc(sizeof(double) * k * r->bin_size);
     r->work = malloc(sizeof(double) * (2 * nb + 1));
-    r->estimate = malloc(sizeof(double) * (size_t)r->plan.itmax);
-    r->variance = malloc(sizeof(double) * (size_t)r->plan.itmax);
-    r->nonzero = malloc(sizeof(long long) * (size_t)r->plan.itmax);
-    if (!r->grid || !r->bins || !r->work || !r->estimate || !r->variance ||
-        !r->nonzero)
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas host arrays");
-    pagani_vegas_grid_uniform(r->grid, job->grid_axes, job->bins);
+    r->history = malloc(2 * sizeof(double) * k * its);
+    r->nonzero = malloc(sizeof(long long) * k * its);
+    r->members = calloc(k, sizeof(vegas_member));
+    r->list = malloc(sizeof(int) * k);
+    r->again = malloc(sizeof(int) * k);
+    r->scale = malloc(2 * sizeof(double) * k);
+    r->beta_sums = malloc(sizeof(double) * k);
+    r->totals = malloc(sizeof(long long) * k);
+    r->sums = malloc(sizeof(vegas_sums) * k);
+    r->repeat = malloc(sizeof(vegas_sums) * k);
+    r->bins_valid = malloc(sizeof(int) * k);
+    if (!r->lower || !r->width || !r->grids || !r->bins || !r->work ||
+        !r->history || !r->nonzero || !r->members || !r->list || !r->again ||
+        !r->scale || !r->beta_sums || !r->totals || !r->sums || !r->repeat ||
+        !r->bins_valid)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
+                           "Vegas: %d integrals need "
+                           "%.4g MB of host memory (a grid of %d x %d bins "
+                           "each)",
+                           r->count, bytes / 1e6, job->grid_axes, job->bins);
+    for (int i = 0; i < r->count; i++) {
+        vegas_member *m = &r->members[i];
+        const double *lo = pagani_batch_lower(batch, i);
+        const double *hi = pagani_batch_upper(batch, i);
+
+        m->estimate = r->history + (size_t)i * its;
+        m->variance = r->history + (k + (size_t)i) * its;
+        m->nonzero = r->nonzero + (size_t)i * its;
+        m->volume = 1.0;
+        for (int d = 0; d < job->n; d++) {
+            r->lower[(size_t)i * n + d] = lo[d];
+            r->width[(size_t)i * n + d] = hi[d] - lo[d];
+            m->volume *= hi[d] - lo[d];
+        }
+        m->plus_total = r->plan.per_iteration;
+        m->running = 1;
+        m->fault_iteration = m->overflow_iteration = -1;
+        pagani_vegas_grid_uniform(r->grids + (size_t)i * r->grid_size,
+                                  job->grid_axes, job->bins);
+    }
     return PAGANI_OK;
 }
 
-/* The coordinates of sample `sample` of cube `cube` (as the backends
- * compute them) into a message. */
-static int report_fault(pagani_context *ctx, const vegas_run *r, int it,
-                        const vegas_sums *s)
-{
-    const vegas_job *job = &r->plan.job;
-    char text[1024];
-    size_t len = 0;
-    long long c = s->fault_cube;
-    double jac = 1.0;
-    int b;
-
-    for (int i = 0; i < job->n && len < sizeof text - 64; i++) {
-        int blk = i / 4;
-        pagani_philox4 w = pagani_vegas_random(job->seed, (pagani_u32)it,
-                                               (pagani_u64)s->fault_cube,
-                                               (pagani_u64)s->fault_sample, blk);
-        const double *row = r->grid + (job->grid_axes > 1 ? i * (job->bins + 1) : 0);
-        double k = (double)(c % job->g);
-        double u = pagani_vegas_axis(k, w.v[i % 4], (double)job->bins / job->g,
-                                     job->bins, row, &jac, &b);
-        c /= job->g;
-        len += (size_t)snprintf(text + len, sizeof text - len, "%s%.17g",
-                                i ? ", " : "",
-                                pagani_vegas_coord(job->lower[i], job->width[i], u));
-    }
-    return pagani_fail(ctx, PAGANI_ERR_NONFINITE,
-                       "the integrand returned %g at x = (%s%s) (Vegas "
-                       "iteration %d, sub-cube %lld, sample %lld)",
-                       s->fault_value, text, len >= sizeof text - 64 ? ", ..." : "",
-                       it + 1, s->fault_cube, s->fault_sample);
-}
-
-/* One pass of iteration `it`, with the pilot and the repeat that the bin
- * scale may need. */
-static int run_pass(pagani_context *ctx, vegas_run *r, int it, int adjusting,
-                    vegas_sums *sums, int *bins_valid)
-{
-    vegas_pass pass;
-    int rc;
-
-    *bins_valid = 0;
-    memset(&pass, 0, sizeof pass);
-    pass.iteration = (unsigned)it;
-    pass.stride = 1;
-    if (adjusting && !(r->vmax > 0.0)) {           /* pilot for the scale */
-        pass.stride = VEGAS_PILOT_STRIDE;
-        if ((rc = r->ops->sample(r->state, &pass, sums, NULL)) != PAGANI_OK)
-            return rc;
-        r->evaluations += sums->evaluations;
-        if (sums->fault_cube >= 0) return report_fault(ctx, r, it, sums);
-        r->vmax = sums->vmax;
-        pass.stride = 1;
-    }
-    pass.accumulate = adjusting;
-    pass.stratify = adjusting && r->plan.job.plus;
-    pass.bin_scale = r->vmax > 0.0 ? VEGAS_SCALE_TARGET / r->vmax : 0.0;
-    if ((rc = r->ops->sample(r->state, &pass, sums, r->bins)) != PAGANI_OK)
-        return rc;
-    r->evaluations += sums->evaluations;
-    if (sums->fault_cube >= 0) return report_fault(ctx, r, it, sums);
-    if (!isfinite(sums->value) || !isfinite(sums->variance))
-        return PAGANI_OK; /* the sums overflowed: the driver stops */
-    if (adjusting && (sums->overflow || (pass.bin_scale == 0.0 && sums->vmax > 0.0))) {
-        /* the bins lack the largest contributions: repeat the pass, or
-         * when the evaluation budget forbids that, keep the grid */
-        long long limit = r->plan.max_evaluations;
-        r->vmax = sums->vmax;
-        if (limit > 0 && r->evaluations + sums->evaluations > limit) return PAGANI_OK;
-        pass.bin_scale = VEGAS_SCALE_TARGET / sums->vmax;
-        if ((rc = r->ops->sample(r->state, &pass, sums, r->bins)) != PAGANI_OK)
-            return rc;
-        r->evaluations += sums->evaluations;
-    }
-    *bins_valid = adjusting;
-    r->vmax = sums->vmax;
-    return PAGANI_OK;
-}
-
-/* Inverse-variance average of iterations first..last. An iteration whose
- * variance came out 0 (no two samples of a piece differed) has an unknown
- * error, not a zero one: it is left out, unless all are such, when the
- * plain average is taken with error 0 (a constant, or nothing seen). */
-static vegas_combined combine(const vegas_run *r, int first, int last)
+/* Inverse-variance average of member m's iterations first..last. An
+ * iteration whose variance came out 0 (no two samples of a piece
+ * differed) has an unknown error, not a zero one: it is left out, unless
+ * all are such, when the plain average is taken with error 0 (a constant,
+ * or nothing seen). */
+static vegas_combined combine(const vegas_member *m, int first, int last)
 {
     vegas_combined c;
     double sw = 0.0, swi = 0.0, sum = 0.0, chi2 = 0.0;
@@ -187,12 +172,12 @@ static vegas_combined combine(const vegas_run *r, int first, int last)
 
     memset(&c, 0, sizeof c);
     for (int k = first; k <= last; k++) {
-        c.nonzero += r->nonzero[k];
+        c.nonzero += m->nonzero[k];
         c.count++;
-        sum += r->estimate[k];
-        if (r->variance[k] > 0.0) {
-            sw += 1.0 / r->variance[k];
-            swi += r->estimate[k] / r->variance[k];
+        sum += m->estimate[k];
+        if (m->variance[k] > 0.0) {
+            sw += 1.0 / m->variance[k];
+            swi += m->estimate[k] / m->variance[k];
             weighted++;
         }
     }
@@ -200,14 +185,14 @@ static vegas_combined combine(const vegas_run *r, int first, int last)
     if (weighted == 0) {
         c.value = sum / c.count;
         for (int k = first; k <= last; k++)
-            if (r->estimate[k] != c.value) c.chi2_dof = INFINITY;
+            if (m->estimate[k] != c.value) c.chi2_dof = INFINITY;
         return c;
     }
     c.value = swi / sw;
     c.error = sqrt(1.0 / sw);
     for (int k = first; k <= last; k++) {
-        double d = r->estimate[k] - c.value;
-        if (r->variance[k] > 0.0) chi2 += d * d / r->variance[k];
+        double d = m->estimate[k] - c.value;
+        if (m->variance[k] > 0.0) chi2 += d * d / m->variance[k];
     }
     c.count = weighted;
     c.chi2_dof = weighted > 1 ? chi2 / (weighted - 1) : 0.0;
@@ -222,126 +207,243 @@ static int error_met(const vegas_plan *p, const vegas_combined *c)
            (c->error <= p->epsrel * fabs(c->value) || c->error <= p->epsabs);
 }
 
-/* Adjusts the grid (and Vegas+ counts) after an adjusting iteration. */
-static int adjust(vegas_run *r, const vegas_sums *sums)
-{
-    const vegas_job *job = &r->plan.job;
-    int rc;
-
-    pagani_vegas_grid_adjust(r->grid, r->bins, job->grid_axes, job->bins,
-                             r->plan.alpha, r->work);
-    if ((rc = r->ops->set_grid(r->state, r->grid)) != PAGANI_OK) return rc;
-    if (job->plus)
-        rc = r->ops->stratify(r->state, sums->beta_sum,
-                              (long long)r->plan.calls, &r->plus_total);
-    return rc;
-}
-
-static void fill_result(const vegas_run *r, int iterations, pagani_status status,
-                        pagani_result *result)
+/* Member k leaves the run after `iterations` iterations with `status`:
+ * its result is the combination of its iterations from first_combined on;
+ * a run that did not converge says PAGANI_NO_SIGNAL when those hold fewer
+ * than 2 nonzero samples, and PAGANI_CHI2_TOO_LARGE when only chi2 kept it
+ * from converging. */
+static void finish(vegas_run *r, int k, int iterations, pagani_status status,
+                   pagani_result *result)
 {
     const vegas_plan *p = &r->plan;
+    vegas_member *m = &r->members[k];
     int last = iterations - 1, first = p->first_combined;
     vegas_combined c;
 
-    if (first > last) first = last;           /* nothing combined: the last */
-    c = combine(r, first < 0 ? 0 : first, last);
+    m->running = 0;
+    if (first > last) first = last; /* nothing combined: the last */
+    c = combine(m, first < 0 ? 0 : first, last);
     result->value = c.value;
     result->error = iterations > 0 ? c.error : INFINITY;
     result->chi2_dof = c.chi2_dof;
     result->status = status;
-    result->evaluations = r->evaluations;
+    result->evaluations = m->evaluations;
     result->regions = p->job.cubes;
     result->iterations = iterations;
+    if (status == PAGANI_CONVERGED || iterations == 0) return;
+    if (c.nonzero < 2)
+        result->status = PAGANI_NO_SIGNAL;
+    else if (status == PAGANI_MAX_ITERATIONS && error_met(p, &c) &&
+             c.chi2_dof > p->chi2_max)
+        result->status = PAGANI_CHI2_TOO_LARGE;
 }
 
-/* Ends the run at iteration `it`, whose estimate or variance overflowed
- * although f was finite: the result is that estimate with an infinite
- * error (status PAGANI_NO_PROGRESS), after the progress call; the context
- * message says why. */
-static int stop_on_overflow(pagani_context *ctx, const vegas_run *r, int it,
-                            const pagani_options *opt, pagani_result *result)
+/* Member k's estimate or variance of iteration `it` overflowed although f
+ * was finite: its result is that estimate with an infinite error (status
+ * PAGANI_NO_PROGRESS); the context message will say why. */
+static void finish_overflow(vegas_run *r, int k, int it, pagani_result *result)
 {
-    fill_result(r, it, PAGANI_NO_PROGRESS, result);  /* the iterations before */
-    result->value = r->estimate[it];
+    finish(r, k, it, PAGANI_NO_PROGRESS, result); /* the iterations before */
+    result->status = PAGANI_NO_PROGRESS;
+    result->value = r->members[k].estimate[it];
     result->error = INFINITY;
     result->iterations = it + 1;
-    if (opt->progress)
-        opt->progress(it + 1, r->plan.job.cubes, result->value, INFINITY,
-                      opt->progress_data);
-    pagani_fail(ctx, PAGANI_OK, "iteration %d: the estimate (%g) or its "
-                "variance overflows a double although the integrand's values "
-                "were finite: scale the integrand down", it + 1,
-                r->estimate[it]);
+    r->members[k].overflow_iteration = it;
+}
+
+/* Member k met NaN or infinity: value NaN, error infinite. */
+static void finish_fault(vegas_run *r, int k, pagani_result *result)
+{
+    const vegas_member *m = &r->members[k];
+
+    memset(result, 0, sizeof *result);
+    result->value = NAN;
+    result->error = INFINITY;
+    result->status = PAGANI_NO_PROGRESS;
+    result->evaluations = m->evaluations;
+    result->regions = r->plan.job.cubes;
+    result->iterations = m->fault_iteration + 1;
+}
+
+/* The members that may run iteration `it` into r->list (returned: how
+ * many); those whose next iteration (its pilot included) could pass
+ * max_evaluations stop before it. */
+static int admit(vegas_run *r, int it, pagani_result *results)
+{
+    const vegas_plan *p = &r->plan;
+    int count = 0;
+
+    for (int k = 0; k < r->count; k++) {
+        vegas_member *m = &r->members[k];
+        long long next = p->job.plus ? m->plus_total : p->per_iteration;
+
+        if (!m->running) continue;
+        if (it < p->ita && !(m->vmax > 0.0)) /* the pilot, at most */
+            next += next / VEGAS_PILOT_STRIDE + p->job.pieces * p->job.samples;
+        if (p->max_evaluations > 0 &&
+            m->evaluations + next > p->max_evaluations)
+            finish(r, k, it, PAGANI_MAX_EVALUATIONS, &results[k]);
+        else
+            r->list[count++] = k;
+    }
+    return count;
+}
+
+/* Adjusts the grids (and Vegas+ counts) of the members whose bins came in
+ * this iteration, and hands the new grids to the backend at once. */
+static int adjust(vegas_run *r, int count)
+{
+    const vegas_job *job = &r->plan.job;
+    int first = -1, last = -1, n = 0;
+
+    for (int i = 0; i < count; i++) {
+        const int k = r->list[i];
+        if (!r->bins_valid[i] || !r->members[k].running) continue;
+        pagani_vegas_grid_adjust(r->grids + (size_t)k * r->grid_size,
+                                 r->bins + (size_t)k * r->bin_size,
+                                 job->grid_axes, job->bins, r->plan.alpha,
+                                 r->work);
+        if (first < 0) first = k;
+        last = k;
+        r->again[n] = k;
+        r->beta_sums[n++] = r->sums[i].beta_sum;
+    }
+    if (n == 0) return PAGANI_OK;
+    {
+        int rc = r->ops->set_grids(r->state, first, last - first + 1, r->grids);
+        if (rc != PAGANI_OK || !job->plus) return rc;
+        rc = r->ops->stratify(r->state, r->again, n, r->beta_sums,
+                              (long long)r->plan.calls, r->totals);
+        for (int i = 0; i < n && rc == PAGANI_OK; i++)
+            r->members[r->again[i]].plus_total = r->totals[i];
+        return rc;
+    }
+}
+
+/* Records iteration `it` of the members in r->list and judges each:
+ * converged, no signal, overflowed, or on to the next iteration. */
+static void judge(vegas_run *r, int it, int count, pagani_result *results)
+{
+    const vegas_plan *p = &r->plan;
+
+    for (int i = 0; i < count; i++) {
+        const int k = r->list[i];
+        vegas_member *m = &r->members[k];
+        const double scale = m->volume / (double)p->job.cubes;
+        const vegas_sums *s = &r->sums[i];
+        vegas_combined c;
+
+        if (!m->running) continue; /* f was NaN or infinite */
+        m->estimate[it] = s->value * scale;
+        m->variance[it] = s->variance * scale * scale;
+        m->nonzero[it] = s->nonzero;
+        if (!isfinite(m->estimate[it]) || !isfinite(m->variance[it])) {
+            finish_overflow(r, k, it, &results[k]);
+            continue;
+        }
+        m->seen += s->nonzero;
+        c = combine(m, it >= p->first_combined ? p->first_combined : it, it);
+        m->value = c.value;
+        m->error = c.error;
+        if (it >= p->first_combined && c.count >= 2) {
+            if (m->seen == 0)
+                finish(r, k, it + 1, PAGANI_NO_SIGNAL, &results[k]);
+            else if (c.nonzero >= 2 && error_met(p, &c) &&
+                     c.chi2_dof <= p->chi2_max)
+                finish(r, k, it + 1, PAGANI_CONVERGED, &results[k]);
+        }
+    }
+}
+
+/* The progress call after iteration `it`: a single integral reports its
+ * sub-cubes and estimate (an infinite error once it overflowed), a batch
+ * the integrals still running and the first one's estimate. Returns
+ * whether the callback asks to stop. */
+static int progress(const vegas_run *r, int it, const pagani_options *opt)
+{
+    const vegas_member *first = NULL;
+    long long running = 0;
+
+    if (!opt->progress) return 0;
+    for (int k = r->count - 1; k >= 0; k--)
+        if (r->members[k].running) {
+            first = &r->members[k];
+            running++;
+        }
+    if (r->count == 1) {
+        const vegas_member *m = &r->members[0];
+        if (m->overflow_iteration == it) {
+            opt->progress(it + 1, r->plan.job.cubes, m->estimate[it], INFINITY,
+                          opt->progress_data);
+            return 0;
+        }
+        return first && opt->progress(it + 1, r->plan.job.cubes, first->value,
+                                      first->error, opt->progress_data);
+    }
+    return first && opt->progress(it + 1, running, first->value, first->error,
+                                  opt->progress_data);
+}
+
+/* The end of a run: NaN or infinity in some integral is
+ * PAGANI_ERR_NONFINITE naming the first such integral; else an overflow
+ * is said in the message (PAGANI_OK). */
+static int report(pagani_context *ctx, const vegas_run *r)
+{
+    const char *which = r->count > 1 ? "integral " : "";
+
+    for (int k = 0; k < r->count; k++)
+        if (r->members[k].fault_iteration >= 0)
+            return pagani_vegas_report_fault(ctx, r, k);
+    for (int k = 0; k < r->count; k++) {
+        const vegas_member *m = &r->members[k];
+        int it = m->overflow_iteration;
+        char name[32] = "";
+
+        if (it < 0) continue;
+        if (*which) snprintf(name, sizeof name, "%s%d: ", which, k);
+        return pagani_fail(ctx, PAGANI_OK,
+                           "%siteration %d: the estimate (%g) "
+                           "or its variance overflows a double although the "
+                           "integrand's values were finite: scale the "
+                           "integrand down",
+                           name, it + 1, m->estimate[it]);
+    }
     return PAGANI_OK;
 }
 
+/* The iterations of all members: each iteration admits the members that
+ * may run it, samples them, adjusts their grids, judges each and calls the
+ * progress callback; members end on their own. */
 static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
-                   pagani_result *result)
+                   pagani_result *results)
 {
-    const vegas_plan *p = &r->plan;
-    const double scale = p->volume / (double)p->job.cubes;
-    pagani_status status = PAGANI_MAX_ITERATIONS;
-    long long seen = 0;                 /* nonzero samples in all iterations */
     int it, rc;
 
-    for (it = 0; it < p->itmax; it++) {
-        const int adjusting = it < p->ita;
-        long long next = p->job.plus ? r->plus_total : p->per_iteration;
-        vegas_sums sums;
-        vegas_combined c;
-        int bins_valid;
+    for (it = 0; it < r->plan.itmax; it++) {
+        int count = admit(r, it, results), stop;
 
-        if (adjusting && !(r->vmax > 0.0))   /* the pilot, at most */
-            next += next / VEGAS_PILOT_STRIDE + p->job.pieces * p->job.samples;
-        if (p->max_evaluations > 0 && r->evaluations + next > p->max_evaluations) {
-            status = PAGANI_MAX_EVALUATIONS;
-            break;
-        }
-        if ((rc = run_pass(ctx, r, it, adjusting, &sums, &bins_valid)) != PAGANI_OK) {
-            fill_result(r, it, PAGANI_MAX_ITERATIONS, result);
+        if (count == 0) break;
+        if ((rc = pagani_vegas_passes(r, it, count, &count)) != PAGANI_OK)
             return rc;
-        }
-        r->estimate[it] = sums.value * scale;
-        r->variance[it] = sums.variance * scale * scale;
-        r->nonzero[it] = sums.nonzero;
-        if (!isfinite(r->estimate[it]) || !isfinite(r->variance[it]))
-            return stop_on_overflow(ctx, r, it, opt, result);
-        seen += sums.nonzero;
-        if (bins_valid && (rc = adjust(r, &sums)) != PAGANI_OK) {
-            fill_result(r, it + 1, PAGANI_MAX_ITERATIONS, result);
-            return rc;
-        }
-        c = combine(r, it >= p->first_combined ? p->first_combined : it, it);
-        if (it >= p->first_combined && c.count >= 2) {
-            if (seen == 0) { status = PAGANI_NO_SIGNAL; it++; break; }
-            if (c.nonzero >= 2 && error_met(p, &c) && c.chi2_dof <= p->chi2_max) {
-                status = PAGANI_CONVERGED;
-                it++;
-                break;
-            }
-        }
-        if (opt->progress &&
-            opt->progress(it + 1, p->job.cubes, c.value, c.error, opt->progress_data)) {
-            status = PAGANI_STOPPED;
-            it++;
-            break;
+        if ((rc = adjust(r, count)) != PAGANI_OK) return rc;
+        judge(r, it, count, results);
+        stop = progress(r, it, opt);
+        for (int k = 0; k < r->count; k++) {
+            if (r->members[k].fault_iteration == it)
+                finish_fault(r, k, &results[k]);
+            else if (stop && r->members[k].running)
+                finish(r, k, it + 1, PAGANI_STOPPED, &results[k]);
         }
     }
-    fill_result(r, it, status, result);
-    if (status != PAGANI_CONVERGED && it > 0) {
-        vegas_combined c = combine(r, p->first_combined < it ? p->first_combined : it - 1, it - 1);
-        if (c.nonzero < 2) result->status = PAGANI_NO_SIGNAL;
-        else if (status == PAGANI_MAX_ITERATIONS && error_met(p, &c) &&
-                 c.chi2_dof > p->chi2_max)
-            result->status = PAGANI_CHI2_TOO_LARGE;
-    }
-    return PAGANI_OK;
+    for (int k = 0; k < r->count; k++)
+        if (r->members[k].running)
+            finish(r, k, r->plan.itmax, PAGANI_MAX_ITERATIONS, &results[k]);
+    return report(ctx, r);
 }
 
 int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
-                           const double *lower, const double *upper,
-                           const pagani_options *opt, pagani_result *result)
+                           const pagani_batch *batch, const pagani_options *opt,
+                           pagani_result *results)
 {
     vegas_run r;
     int rc;
@@ -352,13 +454,21 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
                            "PAGANI_VEGAS is not available on the %s backend",
                            pagani_backend_name(ctx->kind));
-    if ((rc = pagani_vegas_plan(ctx, f, lower, upper, opt, &r.plan)) != PAGANI_OK)
-        return rc;
-    r.plus_total = r.plan.per_iteration;
-    rc = alloc_run(ctx, &r);
-    if (rc == PAGANI_OK)
-        rc = r.ops->setup(ctx->backend_state, &r.plan.job, &r.state);
-    if (rc == PAGANI_OK) rc = iterate(ctx, &r, opt, result);
+    if ((rc = pagani_vegas_plan(ctx, f, opt, &r.plan)) != PAGANI_OK) return rc;
+    r.batch = batch;
+    /* the integrand's own block (pagani_integrate, or a batch sharing
+     * it) is read afresh for every pass, as the callback may replace it */
+    r.own_params = batch->params == f->params;
+    r.count = batch->count;
+    rc = alloc_run(ctx, &r, batch);
+    if (rc == PAGANI_OK) {
+        vegas_job *job = &r.plan.job;
+        job->integrals = r.count;
+        job->lower = r.lower;
+        job->width = r.width;
+        rc = r.ops->setup(ctx->backend_state, job, &r.state);
+    }
+    if (rc == PAGANI_OK) rc = iterate(ctx, &r, opt, results);
     free_run(&r);
     return rc;
 }

@@ -118,7 +118,6 @@ static void size_run(vegas_plan *plan, int n, int plus)
 }
 
 int pagani_vegas_plan(pagani_context *ctx, pagani_integrand *f,
-                      const double *lower, const double *upper,
                       const pagani_options *opt, vegas_plan *plan)
 {
     vegas_job *job = &plan->job;
@@ -132,12 +131,6 @@ int pagani_vegas_plan(pagani_context *ctx, pagani_integrand *f,
     job->integrand = f;
     job->n = f->n;
     job->grid_axes = (opt->flags & PAGANI_FLAG_VEGAS_1D) ? 1 : f->n;
-    plan->volume = 1.0;
-    for (int i = 0; i < f->n; i++) {
-        job->lower[i] = lower[i];
-        job->width[i] = upper[i] - lower[i];
-        plan->volume *= job->width[i];
-    }
     size_run(plan, f->n, (opt->flags & PAGANI_FLAG_VEGAS_PLUS) != 0);
     plan->first_combined = plan->ita > 0 ? plan->ita - 1 : 0;
     return PAGANI_OK;

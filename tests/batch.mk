@@ -1,0 +1,14 @@
+# pagani_integrate_batch: test_batch checks the CPU backend's batches
+# (arguments, cubature against the truth and the loop of single calls,
+# memory, NaN, progress; Vegas and QMC briefly); bench_batch times batches
+# against that loop on either backend, a program for the GPU machine, not
+# a test.
+check_PROGRAMS += tests/test_batch
+tests_test_batch_SOURCES = tests/test_batch.c tests/batch_cases.h tests/genz.h \
+	tests/tap.h
+tests_test_batch_LDADD = $(TEST_LIBS)
+TESTS += tests/test_batch
+
+noinst_PROGRAMS += tests/bench_batch
+tests_bench_batch_SOURCES = tests/bench_batch.c tests/batch_cases.h tests/genz.h
+tests_bench_batch_LDADD = $(TEST_LIBS)

@@ -1,0 +1,80 @@
+! fortran_layout.f90 - prints the sizes and field offsets of the pagani
+! module's bind(C) types and enums in the form of tests/c_layout.c, which
+! prints them from pagani.h; tests/test_fortran.sh compares the two.
+program fortran_layout
+    use pagani
+    implicit none
+    type(pagani_integrand_def), target :: def
+    type(pagani_options), target :: o
+    type(pagani_result), target :: r
+
+    call size('pagani_error', c_sizeof(PAGANI_OK))
+    call size('pagani_backend', c_sizeof(PAGANI_BACKEND_AUTO))
+    call size('pagani_method', c_sizeof(PAGANI_AUTO))
+    call size('pagani_status', c_sizeof(PAGANI_CONVERGED))
+
+    call size('pagani_integrand_def', c_sizeof(def))
+    call field('pagani_integrand_def.function', c_loc(def), c_loc(def%function))
+    call field('pagani_integrand_def.source', c_loc(def), c_loc(def%source))
+
+    call size('pagani_options', c_sizeof(o))
+    call field('pagani_options.method', c_loc(o), c_loc(o%method))
+    call field('pagani_options.epsrel', c_loc(o), c_loc(o%epsrel))
+    call field('pagani_options.epsabs', c_loc(o), c_loc(o%epsabs))
+    call field('pagani_options.max_evaluations', c_loc(o), &
+        c_loc(o%max_evaluations))
+    call field('pagani_options.max_iterations', c_loc(o), &
+        c_loc(o%max_iterations))
+    call field('pagani_options.flags', c_loc(o), c_loc(o%flags))
+    call field('pagani_options.seed', c_loc(o), c_loc(o%seed))
+    call field('pagani_options.rule_degree', c_loc(o), c_loc(o%rule_degree))
+    call field('pagani_options.initial_splits', c_loc(o), &
+        c_loc(o%initial_splits))
+    call field('pagani_options.vegas_calls', c_loc(o), c_loc(o%vegas_calls))
+    call field('pagani_options.vegas_adjust_iterations', c_loc(o), &
+        c_loc(o%vegas_adjust_iterations))
+    call field('pagani_options.vegas_bins', c_loc(o), c_loc(o%vegas_bins))
+    call field('pagani_options.vegas_alpha', c_loc(o), c_loc(o%vegas_alpha))
+    call field('pagani_options.vegas_beta', c_loc(o), c_loc(o%vegas_beta))
+    call field('pagani_options.chi2_max', c_loc(o), c_loc(o%chi2_max))
+    call field('pagani_options.qmc_shifts', c_loc(o), c_loc(o%qmc_shifts))
+    call field('pagani_options.qmc_initial_points', c_loc(o), &
+        c_loc(o%qmc_initial_points))
+    call field('pagani_options.qmc_transform', c_loc(o), &
+        c_loc(o%qmc_transform))
+    call field('pagani_options.progress', c_loc(o), c_loc(o%progress))
+    call field('pagani_options.progress_data', c_loc(o), &
+        c_loc(o%progress_data))
+
+    call size('pagani_result', c_sizeof(r))
+    call field('pagani_result.value', c_loc(r), c_loc(r%value))
+    call field('pagani_result.error', c_loc(r), c_loc(r%error))
+    call field('pagani_result.status', c_loc(r), c_loc(r%status))
+    call field('pagani_result.evaluations', c_loc(r), c_loc(r%evaluations))
+    call field('pagani_result.regions', c_loc(r), c_loc(r%regions))
+    call field('pagani_result.iterations', c_loc(r), c_loc(r%iterations))
+    call field('pagani_result.chi2_dof', c_loc(r), c_loc(r%chi2_dof))
+    call field('pagani_result.method', c_loc(r), c_loc(r%method))
+    call field('pagani_result.backend', c_loc(r), c_loc(r%backend))
+    call field('pagani_result.rule_degree', c_loc(r), c_loc(r%rule_degree))
+    call field('pagani_result.seconds', c_loc(r), c_loc(r%seconds))
+
+contains
+
+    ! "sizeof NAME BYTES"
+    subroutine size(name, bytes)
+        character(len=*), intent(in) :: name
+        integer(c_size_t), intent(in) :: bytes
+
+        write (*, '(a, a, a, i0)') 'sizeof ', name, ' ', bytes
+    end subroutine
+
+    ! "offset NAME BYTES": the distance from the struct to its field.
+    subroutine field(name, struct, member)
+        character(len=*), intent(in) :: name
+        type(c_ptr), intent(in) :: struct, member
+
+        write (*, '(a, a, a, i0)') 'offset ', name, ' ', &
+            transfer(member, 0_c_intptr_t) - transfer(struct, 0_c_intptr_t)
+    end subroutine
+end program
