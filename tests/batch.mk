@@ -10,5 +10,6 @@ tests_test_batch_LDADD = $(TEST_LIBS)
 TESTS += tests/test_batch
 
 noinst_PROGRAMS += tests/bench_batch
-tests_bench_batch_SOURCES = tests/bench_batch.c tests/batch_cases.h tests/genz.h
+tests_bench_batch_SOURCES = tests/bench_batch.c tests/batch_cases.h tests/genz.h \
+	tests/op_profile.h
 tests_bench_batch_LDADD = $(TEST_LIBS)

@@ -11,10 +11,12 @@
  *   vegas6     Vegas,    6-D,  K = 1,000,   epsrel 1e-3
  *   qmc6       QMC,      6-D,  K = 1,000,   epsrel 1e-5
  *
- *   bench_batch [cpu|cuda] [-k FACTOR] [-l LOOP] [-c SECONDS]
+ *   bench_batch [cpu|cuda] [-p] [-k FACTOR] [-l LOOP] [-c SECONDS]
  *               [-e EVALUATIONS] [-w WIDTH] [-s SEED] [ROW...]
  *
- * The backend is CUDA when usable unless cpu is given. -k divides every K
+ * The backend is CUDA when usable unless cpu is given. -p runs each
+ * cubature batch once more with its time split by backend operation
+ * (op_profile.h). -k divides every K
  * by FACTOR (at least one integral remains); -l times the loop on the
  * first LOOP integrals only and scales its time to K (marked ~); -c stops
  * a batch, or the loop, after SECONDS (default 60: a stopped batch's
@@ -39,6 +41,7 @@
 #include <unistd.h>
 #include "pagani.h"
 #include "batch_cases.h"
+#include "op_profile.h"
 
 /* A row of the benchmark. */
 typedef struct bench_row {
@@ -65,6 +68,7 @@ typedef struct bench_setup {
     double width_min; /* the narrowest Gaussian */
     long long max_evaluations;
     uint64_t seed;
+    int profile;      /* -p: one more cubature batch, timed by operation */
 } bench_setup;
 
 /* The work of one row: its parameters, the unit cube, both results; the
@@ -248,6 +252,14 @@ static void run_row(pagani_context *ctx, const bench_setup *b,
         print_times(&d, batch_s, loop_s);
         print_accuracy(row, &d);
     }
+    if (rc == PAGANI_OK && b->profile && row->method == PAGANI_CUBATURE) {
+        double start = now();
+        profile_on(ctx);
+        *(double *)opt.progress_data = start + b->cap;
+        pagani_integrate_batch(ctx, f, d.count, d.params, BATCH_BLOCK, d.lower,
+                               d.upper, 0, &opt, d.batch);
+        profile_off(ctx, row->name, row->epsrel, 1e3 * (now() - start));
+    }
     fflush(stdout);
     pagani_integrand_destroy(f);
     free(d.params);
@@ -307,7 +319,7 @@ static void print_header(pagani_context *ctx, int argc, char **argv,
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: bench_batch [cpu|cuda] [-k FACTOR] [-l LOOP] [-c SECONDS] "
+            "usage: bench_batch [cpu|cuda] [-p] [-k FACTOR] [-l LOOP] [-c SECONDS] "
             "[-e EVALUATIONS] [-w WIDTH] [-s SEED] "
             "[cubature3|cubature6|cubature1|vegas6|qmc6]...\n");
     return 2;
@@ -315,7 +327,7 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-    bench_setup b = {PAGANI_BACKEND_AUTO, 1.0, 0, 60.0, BATCH_WIDTH_MIN, 0, 1};
+    bench_setup b = {PAGANI_BACKEND_AUTO, 1.0, 0, 60.0, BATCH_WIDTH_MIN, 0, 1, 0};
     const char *only[sizeof rows / sizeof rows[0]];
     pagani_context *ctx = NULL;
     int nonly = 0;
@@ -329,6 +341,8 @@ int main(int argc, char **argv)
             b.backend = PAGANI_BACKEND_CPU;
         else if (!strcmp(arg, "cuda"))
             b.backend = PAGANI_BACKEND_CUDA;
+        else if (!strcmp(arg, "-p"))
+            b.profile = 1;
         else if (is_row && nonly < (int)(sizeof only / sizeof only[0]))
             only[nonly++] = arg;
         else if (!value)

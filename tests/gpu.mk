@@ -10,7 +10,7 @@ tests_test_gpu_cubature_SOURCES = tests/test_gpu_cubature.c tests/tap.h tests/su
 tests_test_gpu_cubature_LDADD = $(TEST_LIBS)
 
 noinst_PROGRAMS += tests/bench_cubature
-tests_bench_cubature_SOURCES = tests/bench_cubature.c tests/suite.h
+tests_bench_cubature_SOURCES = tests/bench_cubature.c tests/suite.h tests/op_profile.h
 tests_bench_cubature_LDADD = $(TEST_LIBS)
 
 # The TAP driver every test runs under (LOG_DRIVER) must be in the tarball
