@@ -66,7 +66,7 @@ static const char *const help_text[] = {
 "Limits:\n"
 "      --max-evals N      stop after about N evaluations (default 0: none)\n"
 "      --max-iterations N stop after N iterations (default 0: the method's\n"
-"                         own: cubature 200, Vegas 100, QMC 40)\n"
+"                         own: cubature 200, Vegas 100, QMC 16)\n"
 "      --threads N        CPU threads (default 0: OpenMP's default, or\n"
 "                         $PAGANI_THREADS)\n"
 "      --memory SIZE      memory budget for the region lists: a number of\n"

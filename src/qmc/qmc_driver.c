@@ -10,7 +10,7 @@
  * starts with N = qmc_initial_points and doubles N, summing only the new
  * block of indices N+1..2N each time, until
  *     error <= max(epsabs, epsrel * |estimate|)
- * (PAGANI_CONVERGED), or max_iterations blocks have been summed (default 40:
+ * (PAGANI_CONVERGED), or max_iterations blocks have been summed (default 16:
  * PAGANI_MAX_ITERATIONS), or the next block would exceed max_evaluations
  * (R * N in all: the last block is cut to fit, PAGANI_MAX_EVALUATIONS).
  * When every value was exactly 0 the status is PAGANI_NO_SIGNAL. The
