@@ -1,6 +1,8 @@
-# src/cubature: PAGANI_CUBATURE's driver and its threshold search
-# (the paper's Algorithm 3).
+# src/cubature: PAGANI_CUBATURE's driver, the steps of its iterations
+# and its threshold search (the paper's Algorithm 3).
 libpagani_la_SOURCES += \
+	src/cubature/cubature_run.h \
 	src/cubature/cubature_driver.c \
+	src/cubature/cubature_steps.c \
 	src/cubature/threshold_search.h \
 	src/cubature/threshold_search.c

@@ -1,0 +1,73 @@
+/*
+ * cubature_run.h - private to the PAGANI driver: the state of a batch of
+ * integrals while it runs (cubature_driver.c starts it and iterates), and
+ * the steps of one iteration (cubature_steps.c), each taken for every
+ * integral of the batch with the decisions a single integral makes.
+ */
+#ifndef PAGANI_CUBATURE_RUN_H
+#define PAGANI_CUBATURE_RUN_H
+
+#include "methods.h"
+
+/* The state of one integral carried across iterations. */
+typedef struct run {
+    long long count;          /* its regions in the current list */
+    int iteration;            /* 0-based */
+    int running;              /* 0 once it has ended (its status is set) */
+    double finished_value;    /* v_f */
+    double finished_error;    /* e_f, all finished regions */
+    double classified_error;  /* the part of e_f finished by classify */
+    double threshold_error;   /* the part of e_f finished by thresholds */
+    double previous_value;    /* the estimate of the last iteration */
+    double previous_error;    /* and its error */
+    double earlier_value;     /* the estimate of the one before */
+    long long share;          /* regions it may hold after this split */
+    pagani_result *result;
+} run;
+
+/* The whole batch: the integrals' states and the per-integral arrays the
+ * backend operations take. */
+typedef struct batch_run {
+    pagani_context *ctx;
+    const cubature_ops *ops;
+    const pagani_options *opt;
+    int integrals;            /* K */
+    int n;
+    int relerr_filter;
+    long long points;         /* f's calls per region */
+    long long capacity;
+    run *runs;
+    double *probe_below, *probe_relative, *thresholds;
+    classify_request *requests;
+    cubature_sums *sums;
+    threshold_stats *finished;
+    long long *counts;
+    int *halvings;            /* per integral, this iteration */
+    int nonfinite;            /* the first integral whose f was not finite,
+                                 or -1 */
+} batch_run;
+
+/* EVALUATE: every region of the list, each integral's probes set by its
+ * own state. */
+int cubature_evaluate(batch_run *b);
+
+/* REL-ERR-CLASSIFY of every running integral, held to its share of the
+ * error target. */
+int cubature_classify(batch_run *b);
+
+/* Takes each running integral's estimate into its result, or ends one
+ * whose integrand was not finite (b->nonfinite, the context's message). */
+int cubature_take_estimates(batch_run *b);
+
+/* Calls the progress callback once for the iteration; its answer. */
+int cubature_progress(batch_run *b, int iteration);
+
+/* Ends the integrals that are done (converged, stopped, out of reach);
+ * returns how many go on. */
+int cubature_end_tests(batch_run *b, int stop);
+
+/* Chooses each running integral's threshold for filter_split, ending
+ * those that cannot go on, and prepares the split of the others. */
+int cubature_choose_thresholds(batch_run *b);
+
+#endif /* PAGANI_CUBATURE_RUN_H */

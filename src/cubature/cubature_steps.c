@@ -1,0 +1,413 @@
+/*
+ * cubature_steps.c - the steps of one PAGANI iteration for a batch of
+ * integrals (cubature_run.h), each integral decided on its own: evaluate,
+ * classify within the shares of the error target, take the estimates,
+ * the end tests, and the thresholds of THRESHOLD-CLASSIFY
+ * (threshold_search.c). The driver, cubature_driver.c, runs them.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include "cubature/cubature_run.h"
+#include "cubature/threshold_search.h"
+
+/* The round-off of an estimate: a sum over many regions of rule sums with
+ * weights of both signs, and f's own rounding. The reported error never
+ * goes below ROUNDOFF * |value|, and a run whose truncation error is
+ * below that stops (PAGANI_NO_PROGRESS): refinement cannot reduce it. */
+#define ROUNDOFF (128 * DBL_EPSILON)
+
+/* The message for an integrand value that is NaN or infinity. */
+static int report_nonfinite(pagani_context *ctx, const cubature_sums *s, int n,
+                            int integral, int integrals)
+{
+    double x[PAGANI_MAX_DIM];
+    char where[64 * PAGANI_MAX_DIM / 2], which[48] = "";
+    size_t used = 0;
+    int rc = ctx->backend->cubature->region_point(ctx->backend_state,
+                                                  s->nonfinite_region,
+                                                  s->nonfinite_point, x);
+    if (rc != PAGANI_OK) return rc;
+    for (int d = 0; d < n && used + 32 < sizeof where; d++)
+        used += (size_t)snprintf(where + used, sizeof where - used, "%s%.17g",
+                                 d ? ", " : "", x[d]);
+    if (integrals > 1) snprintf(which, sizeof which, "integral %d: ", integral);
+    return pagani_fail(ctx, PAGANI_ERR_NONFINITE,
+                       "%sthe integrand returned NaN or infinity at x = (%s)",
+                       which, where);
+}
+
+/* Whether the tolerance is met; never for a value or error that is not
+ * finite (a comparison with NaN is false, but inf <= inf is true). */
+static int met(double value, double error, const pagani_options *opt)
+{
+    return isfinite(value) && isfinite(error) &&
+           (error <= opt->epsrel * fabs(value) || error <= opt->epsabs);
+}
+
+/*
+ * The error target epsrel*|v| is shared out beforehand, so that finishing
+ * regions can never use it all up and leave the active regions an ever
+ * smaller remainder to meet:
+ *  - relative-error filtering finishes a region when E <= RELERR_SHARE *
+ *    epsrel * |V|; by the paper's Lemma 3.1 all such regions of a run add
+ *    up to at most RELERR_SHARE of the target (integrands of one sign);
+ *  - negligible regions (beyond the paper: the empty far field of a peaked
+ *    integrand) are finished when E is below half of what the
+ *    classification's share (RELERR_SHARE + NEGLIGIBLE_SHARE) leaves,
+ *    divided among the regions: a geometric series within that share,
+ *    measured against |v| - e, the least the integral is estimated to be;
+ *  - the two classifications together are held to their share: negligible
+ *    regions borrow what relative-error filtering has not used yet, and
+ *    when filtering later claims it (f3 8D at 1e-9 overspent by a tenth of
+ *    the target), both criteria are halved until the iteration fits;
+ *  - the threshold search may finish up to THRESHOLD_SHARE of it;
+ * which leaves a twentieth of the target to the active regions.
+ */
+#define RELERR_SHARE 0.6
+#define NEGLIGIBLE_SHARE 0.2
+#define THRESHOLD_SHARE 0.15
+#define SETTLED_CHANGE 0.01
+#define MAX_HALVINGS 8 /* then an overspending iteration finishes nothing */
+
+static double target_of(double value, const pagani_options *opt)
+{
+    return fmax(opt->epsrel * fabs(value), opt->epsabs);
+}
+
+/* Whether the estimate held still over the last iteration (within
+ * SETTLED_CHANGE). A region's estimate can be far off while the integrand's
+ * features are unresolved (the rules have negative weights), and regions
+ * finished by their relative error then can hold more than the final
+ * target: relative-error filtering waits until the total stops moving. */
+static int settled(const run *r)
+{
+    return !isnan(r->earlier_value) &&
+           fabs(r->previous_value - r->earlier_value) <= SETTLED_CHANGE * fabs(r->previous_value);
+}
+
+/* The classifications' share of the target, from a value the estimate is
+ * sure to exceed (|v| - e), so that an early overestimate does not inflate
+ * it. */
+static double classification_share(double value, double error, const pagani_options *opt)
+{
+    return (RELERR_SHARE + NEGLIGIBLE_SHARE) *
+           target_of(fmax(fabs(value) - error, 0.0), opt);
+}
+
+/* The error below which a region is negligible; -1 on the first
+ * iteration, whose raw errors finish nothing (not even E = 0: f = 0 must
+ * reach the two-level estimate to converge). */
+static double negligible_error(const run *r, const pagani_options *opt)
+{
+    double left;
+    if (isnan(r->previous_value)) return -1.0;
+    left = classification_share(r->previous_value, r->previous_error, opt) -
+           r->classified_error;
+    return left > 0 ? 0.5 * left / (double)r->count : 0.0;
+}
+
+/* The regions this iteration's evaluation probes (rules/probe.h): every
+ * one that classification or a threshold could finish, E at most the
+ * target of twice the last estimate's reach (shares of the target finish
+ * regions, and the estimate seldom grows that much in one iteration; the
+ * threshold search stays below it), or by relative error. None on the
+ * first iteration, which finishes nothing. Only regions finished because
+ * memory runs out may go unprobed; their error stays in the total. */
+static double probe_below(const run *r, const pagani_options *opt)
+{
+    if (isnan(r->previous_value)) return -1.0;
+    return target_of(2.0 * (fabs(r->previous_value) + r->previous_error), opt);
+}
+
+int cubature_evaluate(batch_run *b)
+{
+    for (int k = 0; k < b->integrals; k++) {
+        const run *r = &b->runs[k];
+        int probes = r->running && !(b->opt->flags & PAGANI_FLAG_NO_PROBES);
+        b->probe_below[k] = probes ? probe_below(r, b->opt) : -1.0;
+        b->probe_relative[k] = probes && b->relerr_filter ? RELERR_SHARE * b->opt->epsrel
+                                                          : 0.0;
+    }
+    return b->ops->evaluate(b->ctx->backend_state, b->probe_below, b->probe_relative);
+}
+
+/* REL-ERR-CLASSIFY (with the negligible test) of every running integral,
+ * each held to its classifications' share: an integral whose iteration
+ * would finish more error than is left of it is classified again with
+ * both criteria halved (E is already two-level refined then), and at last
+ * with none. Sums that overflowed (NaN) end it at once: the driver stops
+ * on them. Nothing is finished on the raw first-iteration errors either. */
+int cubature_classify(batch_run *b)
+{
+    const pagani_options *opt = b->opt;
+    int again = 0, rc;
+
+    for (int k = 0; k < b->integrals; k++) {
+        const run *r = &b->runs[k];
+        classify_request *q = &b->requests[k];
+        q->classify = r->running;
+        q->has_parents = r->iteration > 0;
+        q->relerr_filter = b->relerr_filter && settled(r);
+        q->epsrel = RELERR_SHARE * opt->epsrel;
+        q->negligible = negligible_error(r, opt);
+        b->halvings[k] = 0;
+        again |= q->classify;
+    }
+    while (again) {
+        rc = b->ops->classify(b->ctx->backend_state, b->requests, b->sums);
+        if (rc != PAGANI_OK) return rc;
+        again = 0;
+        for (int k = 0; k < b->integrals; k++) {
+            const run *r = &b->runs[k];
+            const cubature_sums *s = &b->sums[k];
+            classify_request *q = &b->requests[k];
+            double finished = s->error - s->active_error, share;
+
+            if (!q->classify) continue;
+            share = classification_share(s->value + r->finished_value,
+                                         s->error + r->finished_error, opt);
+            q->classify = s->nonfinite_region < 0 && ++b->halvings[k] <= MAX_HALVINGS + 1 &&
+                          finished > 0 && r->classified_error + finished > share;
+            if (!q->classify) continue;
+            if (b->halvings[k] > MAX_HALVINGS) q->relerr_filter = 0, q->negligible = 0.0;
+            q->has_parents = 0;
+            q->epsrel *= 0.5;
+            q->negligible *= 0.5;
+            again = 1;
+        }
+    }
+    return PAGANI_OK;
+}
+
+/* Decides what to finish of integral k after an unconverged iteration:
+ * returns the threshold for filter_split (-1: only the relative-error
+ * classification) and the regions it finishes, or sets *status when the
+ * integral cannot go on. */
+static int choose_threshold(batch_run *b, int k, double *threshold,
+                            threshold_stats *finished, pagani_status *status)
+{
+    const pagani_options *opt = b->opt;
+    const run *r = &b->runs[k];
+    const cubature_sums *s = &b->sums[k];
+    double value = s->value + r->finished_value;
+    double target = target_of(value, opt);
+    threshold_problem pr;
+    int settled = fabs(value - r->previous_value) <= opt->epsrel * fabs(value);
+    int rc;
+
+    pr.integral = k;
+    pr.regions = r->count;
+    pr.sums = *s;
+    /* The paper's budget e - v*epsrel counts the same error again every
+     * iteration and can overspend the target; this one cannot. */
+    pr.budget = THRESHOLD_SHARE * target - r->threshold_error;
+    pr.max_kept = r->share / 2;
+    pr.max_threshold = opt->flags & PAGANI_FLAG_NO_PROBES ? INFINITY : probe_below(r, opt);
+    *threshold = -1.0;
+    finished->count = 0;
+    finished->value = finished->error = 0.0;
+    if (!settled && s->active <= pr.max_kept) return PAGANI_OK;
+
+    rc = pagani_threshold_search(b->ops, b->ctx->backend_state, &pr, threshold, finished);
+    if (rc != PAGANI_OK || *threshold >= 0 || s->active <= pr.max_kept) return rc;
+    /* Memory decides: finish the smallest errors until the rest fits. The
+     * error they carry stays in the total, so nothing is claimed falsely. */
+    rc = pagani_threshold_for_memory(b->ops, b->ctx->backend_state, &pr, threshold,
+                                     finished);
+    if (rc == PAGANI_OK &&
+        r->finished_error + (s->error - s->active_error) + finished->error >= target)
+        *status = PAGANI_OUT_OF_CAPACITY; /* convergence is out of reach */
+    return rc;
+}
+
+/* Ends integral k with `status`; its regions leave the list at the next
+ * split. */
+static void end_integral(batch_run *b, int k, pagani_status status)
+{
+    b->runs[k].running = 0;
+    b->runs[k].result->status = status;
+    b->thresholds[k] = INFINITY;
+}
+
+/* The estimate of integral k after this iteration's classification, into
+ * its result, or the end of an integral whose f was not finite (the first
+ * such one gives the call's message). */
+static int take_estimate(batch_run *b, int k)
+{
+    run *r = &b->runs[k];
+    const cubature_sums *s = &b->sums[k];
+    pagani_result *res = r->result;
+    double value = s->value + r->finished_value;
+    double roundoff = ROUNDOFF * fabs(value);
+    double error = s->error + r->finished_error + roundoff;
+
+    res->iterations = r->iteration + 1;
+    res->regions += r->count;
+    res->evaluations += r->count * b->points;
+    if (s->nonfinite_region >= 0) {
+        res->value = NAN;
+        res->error = INFINITY;
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        if (b->nonfinite >= 0) return PAGANI_OK;
+        b->nonfinite = k;
+        return report_nonfinite(b->ctx, s, b->n, k, b->integrals);
+    }
+    /* f was finite, yet a sum left the range of a double: its error is
+     * unknown, hence infinite */
+    if (!isfinite(value) || !isfinite(error)) error = INFINITY;
+    res->value = value;
+    res->error = error;
+    return PAGANI_OK;
+}
+
+/* The tests that end integral k after its estimate, in the order a single
+ * integral takes them; `stop`: the progress callback asked to. Returns 1
+ * when it ended. */
+static int ends_here(batch_run *b, int k, int stop)
+{
+    run *r = &b->runs[k];
+    pagani_result *res = r->result;
+    double roundoff = ROUNDOFF * fabs(res->value);
+
+    if (isinf(res->error)) {
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        if (b->nonfinite < 0) /* that message comes first */
+            pagani_fail(b->ctx, PAGANI_OK, "%s %d: the rule sums of the "
+                        "integrand's finite values overflow a double (estimate "
+                        "%g): scale the integrand down",
+                        b->integrals > 1 ? "integral" : "iteration",
+                        b->integrals > 1 ? k : r->iteration + 1, res->value);
+        return 1;
+    }
+    /* The first iteration's errors come from the null rules alone; only
+     * the two-level estimate (from the second on) is trusted to stop. */
+    if (r->iteration > 0 && met(res->value, res->error, b->opt)) {
+        end_integral(b, k, PAGANI_CONVERGED);
+        return 1;
+    }
+    if (stop) {
+        end_integral(b, k, PAGANI_STOPPED);
+        return 1;
+    }
+    if (r->iteration > 0 && res->error - roundoff <= roundoff) {
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        return 1;
+    }
+    /* The finished regions' error stays in the total for good: once it
+     * alone exceeds the target, no refinement can converge. */
+    if (r->finished_error > 0 && r->finished_error >= target_of(res->value, b->opt)) {
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        return 1;
+    }
+    return 0;
+}
+
+/* The progress callback's `size`: for one integral its active regions,
+ * for a batch the integrals still running; the estimate and error are
+ * those of the first of them. */
+int cubature_progress(batch_run *b, int iteration)
+{
+    const pagani_options *opt = b->opt;
+    int first = -1, running = 0;
+
+    if (!opt->progress) return 0;
+    for (int k = 0; k < b->integrals; k++)
+        if (b->runs[k].running) {
+            if (first < 0) first = k;
+            running++;
+        }
+    if (first < 0) return 0;
+    return opt->progress(iteration, b->integrals > 1 ? running : b->sums[first].active,
+                         b->runs[first].result->value, b->runs[first].result->error,
+                         opt->progress_data);
+}
+
+/* Decides, for each integral that goes on, what this iteration finishes;
+ * ends those that cannot go on. Every region of an integral finished, yet
+ * its target not met (the estimate moved after the shares were spent):
+ * all are classified active again rather than give up (E stays two-level
+ * refined). */
+static int choose_all(batch_run *b)
+{
+    int resplit = 0, rc;
+
+    for (int k = 0; k < b->integrals; k++) {
+        pagani_status status = PAGANI_CONVERGED;
+        b->requests[k].classify = 0;
+        if (!b->runs[k].running) continue;
+        rc = choose_threshold(b, k, &b->thresholds[k], &b->finished[k], &status);
+        if (rc != PAGANI_OK) return rc;
+        if (status != PAGANI_CONVERGED) {
+            end_integral(b, k, status);
+        } else if (b->sums[k].active == 0) {
+            b->requests[k] = (classify_request){1, 0, 0, 0.0, 0.0};
+            b->thresholds[k] = -1.0;
+            resplit = 1;
+        }
+    }
+    if (resplit) {
+        rc = b->ops->classify(b->ctx->backend_state, b->requests, b->sums);
+        if (rc != PAGANI_OK) return rc;
+        for (int k = 0; k < b->integrals; k++)
+            if (b->requests[k].classify && b->sums[k].active > b->runs[k].share / 2)
+                end_integral(b, k, PAGANI_OUT_OF_CAPACITY);
+    }
+    return PAGANI_OK;
+}
+
+/* The last tests before integral k splits: something left to split, and
+ * within the evaluation limit; then the finished regions join (v_f, e_f). */
+static void prepare_split(batch_run *b, int k)
+{
+    run *r = &b->runs[k];
+    const cubature_sums *s = &b->sums[k];
+    const threshold_stats *thr = &b->finished[k];
+    const pagani_options *opt = b->opt;
+
+    if (s->active - thr->count == 0) {
+        end_integral(b, k, PAGANI_NO_PROGRESS);
+        return;
+    }
+    if (opt->max_evaluations > 0 &&
+        r->result->evaluations + 2 * (s->active - thr->count) * b->points >
+            opt->max_evaluations) {
+        end_integral(b, k, PAGANI_MAX_EVALUATIONS);
+        return;
+    }
+    r->finished_value += (s->value - s->active_value) + thr->value;
+    r->finished_error += (s->error - s->active_error) + thr->error;
+    r->classified_error += s->error - s->active_error;
+    r->threshold_error += thr->error;
+    r->iteration++;
+    r->earlier_value = r->previous_value;
+    r->previous_value = r->result->value;
+    r->previous_error = r->result->error;
+}
+
+int cubature_take_estimates(batch_run *b)
+{
+    int rc = PAGANI_OK;
+    for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++) {
+        b->thresholds[k] = INFINITY;
+        if (b->runs[k].running) rc = take_estimate(b, k);
+        if (rc == PAGANI_ERR_NONFINITE) rc = PAGANI_OK;
+    }
+    return rc;
+}
+
+int cubature_end_tests(batch_run *b, int stop)
+{
+    int running = 0;
+    for (int k = 0; k < b->integrals; k++)
+        running += b->runs[k].running && !ends_here(b, k, stop);
+    return running;
+}
+
+int cubature_choose_thresholds(batch_run *b)
+{
+    int rc = choose_all(b);
+    for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++)
+        if (b->runs[k].running) prepare_split(b, k);
+    return rc;
+}
