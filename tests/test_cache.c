@@ -159,7 +159,7 @@ static void test_entries(void)
     size_t size = 0;
     long long full;
     struct stat st;
-    int fd;
+    int fd, written, planted;
 
     for (size_t i = 0; i < sizeof code; i++) code[i] = (char)(i * 7 + 1);
     mkdir(dir, 0700);
@@ -181,19 +181,17 @@ static void test_entries(void)
            "an entry of another key is not valid");
 
     copy_file(path, other);
-    truncate(path, full - 1);
-    tap_ok(pagani_cache_read(path, &key, NULL, NULL) == 0,
+    tap_ok(truncate(path, full - 1) == 0 &&
+               pagani_cache_read(path, &key, NULL, NULL) == 0,
            "an entry one byte short is not valid");
-    truncate(path, full / 2);
-    tap_ok(pagani_cache_read(path, &key, NULL, NULL) == 0,
+    tap_ok(truncate(path, full / 2) == 0 &&
+               pagani_cache_read(path, &key, NULL, NULL) == 0,
            "an entry cut in half is not valid");
     copy_file(other, path);
     fd = open(path, O_WRONLY);
-    if (fd >= 0) {
-        pwrite(fd, "X", 1, 100);
-        close(fd);
-    }
-    tap_ok(fd >= 0 && pagani_cache_read(path, &key, NULL, NULL) == 0,
+    written = fd >= 0 && pwrite(fd, "X", 1, 100) == 1;
+    if (fd >= 0) close(fd);
+    tap_ok(written && pagani_cache_read(path, &key, NULL, NULL) == 0,
            "an entry with one byte of code changed is not valid");
 
     copy_file(other, path);
@@ -206,8 +204,8 @@ static void test_entries(void)
 
     /* `other` holds a valid entry: only the symlink makes it invalid. */
     unlink(link_path);
-    symlink(other, link_path);
-    tap_ok(pagani_cache_read(link_path, &key, NULL, NULL) == 0,
+    tap_ok(symlink(other, link_path) == 0 &&
+               pagani_cache_read(link_path, &key, NULL, NULL) == 0,
            "a symlink to a valid entry is not followed");
     unlink(link_path);
     mkfifo(link_path, 0600);
@@ -216,8 +214,8 @@ static void test_entries(void)
     unlink(link_path);
 
     if (geteuid() == 0) {
-        chown(other, 65534, 65534);
-        tap_ok(pagani_cache_read(other, &key, NULL, NULL) == 0,
+        tap_ok(chown(other, 65534, 65534) == 0 &&
+                   pagani_cache_read(other, &key, NULL, NULL) == 0,
                "a valid entry owned by another user is not trusted");
     } else {
         tap_skip("not root: cannot make a file of another user");
@@ -230,10 +228,10 @@ static void test_entries(void)
     chmod(other, 0600);
     full = file_size(other);
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    symlink(other, tmp);
+    planted = symlink(other, tmp) == 0;
     unlink(path);
-    symlink(other, path);
-    tap_ok(pagani_cache_write(dir, path, &wrong, "new", 3) == 0 &&
+    planted = planted && symlink(other, path) == 0;
+    tap_ok(planted && pagani_cache_write(dir, path, &wrong, "new", 3) == 0 &&
            lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
            file_size(other) == full &&
            pagani_cache_read(other, &key, NULL, NULL) == 1 &&
@@ -257,8 +255,8 @@ static void test_damaged(pagani_context *ctx)
            file_size(entry) : -1;
     for (int i = 0; i < 3; i++) {
         long long cut = cuts[i] > 0 ? cuts[i] : full / 2;
-        truncate(entry, cut);
-        tap_ok(full > 4096 && integrand_right(ctx, "x[0] + 0.5", 0.5) &&
+        tap_ok(full > 4096 && truncate(entry, cut) == 0 &&
+               integrand_right(ctx, "x[0] + 0.5", 0.5) &&
                file_size(entry) == full,
                "an entry truncated to %lld of %lld bytes is rebuilt, and the "
                "integrand is right", cut, full);
@@ -292,6 +290,7 @@ static void test_damaged(pagani_context *ctx)
 static void test_folders(pagani_context *ctx)
 {
     char fallback[4200], sub[4200];
+    int planted;
 
     snprintf(fallback, sizeof fallback, "%s/pagani-%lu", root,
              (unsigned long)geteuid());
@@ -321,9 +320,9 @@ static void test_folders(pagani_context *ctx)
     mkdir(under("elsewhere"), 0700);
     snprintf(sub, sizeof sub, "%s/pagani-%lu", under("shared2"),
              (unsigned long)geteuid());
-    symlink(under("elsewhere"), sub);
+    planted = symlink(under("elsewhere"), sub) == 0;
     setenv("PAGANI_CACHE_DIR", under("shared2"), 1);
-    tap_ok(integrand_right(ctx, "x[0] + 3.5", 3.5) &&
+    tap_ok(planted && integrand_right(ctx, "x[0] + 3.5", 3.5) &&
            empty_folder(under("elsewhere")) &&
            count_entries(fallback, "cpu-", ".so", NULL, 0) == 2,
            "a symlink planted as the private subfolder is not followed");
@@ -424,8 +423,8 @@ static void test_cuda(void)
            count_entries(dir, "cuda-", ".bin", entry, sizeof entry) == 1,
            "CUDA: an integrand compiles, integrates, and is cached");
     full = file_size(entry);
-    truncate(entry, full / 2);
-    tap_ok(cuda_right(ctx, a, 0.25) && file_size(entry) == full,
+    tap_ok(truncate(entry, full / 2) == 0 && cuda_right(ctx, a, 0.25) &&
+               file_size(entry) == full,
            "CUDA: an entry cut in half is rebuilt, and the integral is right");
     snprintf(other, sizeof other, "%s.a", entry);
     rename(entry, other);
