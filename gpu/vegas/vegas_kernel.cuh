@@ -317,7 +317,9 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
     }
 }
 
-/* The pass with bin accumulation (grid-adjusting iterations). */
+/* The pass with bin accumulation (grid-adjusting iterations): each block
+ * and thread does what pagani_vegas_pass above says, adding every
+ * sample's (f J)^2 to its bins. */
 extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS)
 pagani_vegas_adjust(const pagani_vegas_args a, const pagani_vegas_member *members,
                     pagani_vegas_partial *partials, pagani_vegas_partial *out)
@@ -325,7 +327,8 @@ pagani_vegas_adjust(const pagani_vegas_args a, const pagani_vegas_member *member
     pagani_vegas_pass<true>(a, members, partials, out);
 }
 
-/* The cheaper pass once the grid is frozen: no bins. */
+/* The cheaper pass once the grid is frozen: the same mapping of blocks and
+ * threads to integrals and pieces (pagani_vegas_pass), no bins. */
 extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS)
 pagani_vegas_plain(const pagani_vegas_args a, const pagani_vegas_member *members,
                    pagani_vegas_partial *partials, pagani_vegas_partial *out)
