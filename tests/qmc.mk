@@ -10,7 +10,7 @@ tests_test_qmc_SOURCES = tests/test_qmc.c tests/qmc_checks.h tests/qmc_suite.h t
 tests_test_qmc_LDADD = $(TEST_LIBS)
 tests_test_gpu_qmc_SOURCES = tests/test_gpu_qmc.c tests/qmc_checks.h tests/qmc_suite.h tests/tap.h
 tests_test_gpu_qmc_LDADD = $(TEST_LIBS)
-tests_test_qmc_batch_SOURCES = tests/test_qmc_batch.c tests/tap.h
+tests_test_qmc_batch_SOURCES = tests/test_qmc_batch.c tests/tap.h tests/batch_cases.h
 tests_test_qmc_batch_LDADD = $(TEST_LIBS)
 TESTS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc \
 	tests/test_qmc_batch

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include "pagani.h"
+#include "batch_cases.h"
 #include "tap.h"
 
 #define DIM 4
@@ -25,36 +26,22 @@ typedef struct gauss_params {
     double centre, width;
 } gauss_params;
 
-/* exp(-sum ((x_i - c) / w)^2), c = p[0], w = p[1]. */
-PAGANI_INTEGRAND(batch_gauss, {
-    double s = 0.0;
-    for (int i = 0; i < n; i++) {
-        double d = (x[i] - p[0]) / p[1];
-        s += d * d;
-    }
-    return exp(-s);
-})
-
 /* Calls of counted_gauss, from any thread. */
 static long long calls;
 
-/* batch_gauss, counting its calls. */
+/* batch_gaussian, counting its calls. */
 static double counted_gauss(const double *x, int n, const void *params)
 {
     __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED);
-    return batch_gauss.function(x, n, params);
+    return batch_gaussian.function(x, n, params);
 }
 
-/* The integral of batch_gauss over [lower, upper]: a product of erfs. */
+/* The integral of batch_gaussian over [lower, upper] (batch_cases.h). */
 static double gauss_exact(const gauss_params *g, const double *lower,
                           const double *upper)
 {
-    double v = 1.0;
-    for (int i = 0; i < DIM; i++)
-        v *= 0.5 * sqrt(M_PI) * g->width *
-             (erf((upper[i] - g->centre) / g->width) -
-              erf((lower[i] - g->centre) / g->width));
-    return v;
+    const double p[BATCH_PARAMS] = {g->centre, g->width};
+    return batch_gaussian_truth(p, DIM, lower, upper);
 }
 
 /* A batch: K parameter blocks and boxes, and the options. */
@@ -323,7 +310,7 @@ static void report_rate(pagani_context *gpu)
         params[k].width = 0.3 + 0.2 * k / COUNT;
     }
     opt.epsrel = 1e-5;
-    if (pagani_integrand_create(gpu, &f, N6, &batch_gauss) != PAGANI_OK ||
+    if (pagani_integrand_create(gpu, &f, N6, &batch_gaussian) != PAGANI_OK ||
         pagani_integrate_batch(gpu, f, COUNT, params, sizeof params[0], lower,
                                upper, 0, &opt, r) != PAGANI_OK) {
         tap_diag("rate: %s", pagani_context_message(gpu));
@@ -359,7 +346,7 @@ static void gpu_checks(const batch_case *c, const pagani_result *cpu)
         for (int i = 0; i < 3; i++) tap_skip("no usable GPU");
         return;
     }
-    rc = pagani_integrand_create(gpu, &f, DIM, &batch_gauss);
+    rc = pagani_integrand_create(gpu, &f, DIM, &batch_gaussian);
     if (rc == PAGANI_OK) rc = run_batch(gpu, f, c, batch);
     tap_ok(rc == PAGANI_OK && equals_singles(gpu, f, c, batch, singles),
            "CUDA: each of %d batch results is bit for bit its single call", K);
