@@ -21,6 +21,8 @@ static void free_integral_arrays(cpu_cubature *c)
     free(c->tile_start);
     free(c->tile_kept);
     free(c->tile_owner);
+    free(c->tile_sums);
+    free(c->tile_stats);
 }
 
 static void free_buffers(cpu_cubature *c)
@@ -102,8 +104,10 @@ static int allocate_integrals(cpu_state *s, int K)
     c->tile_start = malloc(most_tiles * sizeof(long long));
     c->tile_kept = malloc(most_tiles * sizeof(long long));
     c->tile_owner = malloc(most_tiles * sizeof(int));
+    c->tile_sums = malloc(most_tiles * sizeof *c->tile_sums);
+    c->tile_stats = malloc(most_tiles * sizeof *c->tile_stats);
     if (!c->counts || !c->first_region || !c->first_tile || !c->tile_start ||
-        !c->tile_kept || !c->tile_owner)
+        !c->tile_kept || !c->tile_owner || !c->tile_sums || !c->tile_stats)
         return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
                            "cannot allocate the lists of %d integrals", K);
     return PAGANI_OK;
@@ -184,26 +188,17 @@ static int cpu_evaluate(void *state, const double *probe_below,
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
-    size_t scratch_len = 7 * (size_t)c->n + 1;
     long long count = total_regions(c);
-    int failed = 0;
 
 #pragma omp parallel num_threads(cpu_team(s, (double)count * c->rule->npoints))
     {
-        double *scratch = malloc(scratch_len * sizeof(double));
-        if (!scratch) {
-#pragma omp atomic write
-            failed = 1;
-        } else {
+        double scratch[CPU_EVAL_SCRATCH];
 #pragma omp for schedule(dynamic, 64)
-            for (long long i = 0; i < count; i++) {
-                int k = c->owner[c->cur][i];
-                cpu_evaluate_region(c, i, probe_below[k], probe_relative[k], scratch);
-            }
+        for (long long i = 0; i < count; i++) {
+            int k = c->owner[c->cur][i];
+            cpu_evaluate_region(c, i, probe_below[k], probe_relative[k], scratch);
         }
-        free(scratch);
     }
-    if (failed) return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "evaluation scratch");
     return PAGANI_OK;
 }
 
@@ -280,9 +275,8 @@ static int cpu_classify(void *state, const classify_request *requests,
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
-    cubature_sums *part = malloc((size_t)(c->tiles > 0 ? c->tiles : 1) * sizeof *part);
+    cubature_sums *part = c->tile_sums;
 
-    if (!part) return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "classify scratch");
 #pragma omp parallel for schedule(static) num_threads(cpu_team(s, (double)total_regions(c)))
     for (long long t = 0; t < c->tiles; t++) {
         int k = c->tile_owner[t];
@@ -296,7 +290,6 @@ static int cpu_classify(void *state, const classify_request *requests,
         for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++)
             sums_merge(&sums[k], &part[t]);
     }
-    free(part);
     return PAGANI_OK;
 }
 
@@ -306,9 +299,8 @@ static int cpu_threshold_stats(void *state, int k, double threshold,
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
     long long first = c->first_tile[k], tiles = c->first_tile[k + 1] - first;
-    threshold_stats *part = malloc((size_t)(tiles > 0 ? tiles : 1) * sizeof *part);
+    threshold_stats *part = c->tile_stats + first;
 
-    if (!part) return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "threshold scratch");
 #pragma omp parallel for schedule(static) num_threads(cpu_team(s, (double)c->counts[k]))
     for (long long t = 0; t < tiles; t++) {
         threshold_stats p = {0, 0.0, 0.0};
@@ -327,7 +319,6 @@ static int cpu_threshold_stats(void *state, int k, double threshold,
         stats->value += part[t].value;
         stats->error += part[t].error;
     }
-    free(part);
     return PAGANI_OK;
 }
 

@@ -45,6 +45,8 @@ struct cpu_cubature {
     long long *tile_start;
     int *tile_owner;             /* its integral */
     long long *tile_kept;        /* filter_split's scan scratch */
+    cubature_sums *tile_sums;    /* classify's per-tile sums */
+    threshold_stats *tile_stats; /* threshold_stats' per-tile sums */
 };
 
 /* Region i's integral's parameter block (NULL when there are none). */
@@ -61,6 +63,9 @@ static inline long long cpu_tile_end(const cpu_cubature *c, long long t, int k)
     long long next = t + 1 < c->tiles ? c->tile_start[t + 1] : end;
     return next < end ? next : end;
 }
+
+/* Doubles of cpu_evaluate_region's scratch, for any cubature dimension. */
+#define CPU_EVAL_SCRATCH (7 * PAGANI_MAX_CUBATURE_DIM + 1)
 
 /* Applies the rule to region i: V, raw E, split axis, first bad point;
  * then the probes when E <= probe_below or E <= probe_relative * |V|.
