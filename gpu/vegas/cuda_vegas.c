@@ -79,6 +79,7 @@ typedef struct cuda_vegas {
     long long *host_totals;          /* Vegas+: per integral */
     void *params;
     size_t params_bytes;
+    const void *params_from;         /* the batch's blocks, once copied */
     double *sigma;                   /* Vegas+, per integral */
     long long *counts, *offsets;     /* Vegas+, cubes + 1 per integral */
     void *scan_temp;
@@ -394,8 +395,9 @@ static long long fill_members(cuda_vegas *v, const vegas_pass *pass,
     return start;
 }
 
-/* Copies the pass's parameter blocks (a single call's may change between
- * passes): all K blocks, or the one they share. */
+/* Copies the pass's parameter blocks: a batch's K blocks once a run (they
+ * stay as they are), a single call's own block every pass (the progress
+ * callback may change it with pagani_integrand_set_params). */
 static int upload_params(cuda_vegas *v, const vegas_pass *pass)
 {
     const pagani_integrand *f = v->job.integrand;
@@ -404,6 +406,7 @@ static int upload_params(cuda_vegas *v, const vegas_pass *pass)
                                        : pagani_params_padded(f->params_size);
 
     if (!pass->params || !bytes) return PAGANI_OK;
+    if (pass->params_stride && v->params_from == pass->params) return PAGANI_OK;
     if (bytes > v->params_bytes) {
         cudaFree(v->params);
         v->params = NULL;
@@ -413,6 +416,7 @@ static int upload_params(cuda_vegas *v, const vegas_pass *pass)
     }
     CUDA_TRY(ctx, cudaMemcpyAsync(v->params, pass->params, bytes,
                                   cudaMemcpyHostToDevice, v->st->stream));
+    v->params_from = pass->params_stride ? pass->params : NULL;
     return PAGANI_OK;
 }
 
