@@ -335,7 +335,10 @@ static int choose_all(batch_run *b)
     for (int k = 0; k < b->integrals; k++) {
         pagani_status status = PAGANI_CONVERGED;
         b->requests[k].classify = 0;
-        if (!b->runs[k].running) continue;
+        if (!b->runs[k].running) {
+            b->thresholds[k] = INFINITY; /* ended: its regions leave */
+            continue;
+        }
         rc = choose_threshold(b, k, &b->thresholds[k], &b->finished[k], &status);
         if (rc != PAGANI_OK) return rc;
         if (status != PAGANI_CONVERGED) {
@@ -389,7 +392,6 @@ int cubature_take_estimates(batch_run *b)
 {
     int rc = PAGANI_OK;
     for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++) {
-        b->thresholds[k] = INFINITY;
         if (b->runs[k].running) rc = take_estimate(b, k);
         if (rc == PAGANI_ERR_NONFINITE) rc = PAGANI_OK;
     }
