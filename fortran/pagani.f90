@@ -54,6 +54,7 @@ module pagani
         enumerator :: PAGANI_ERR_CONTEXT_MISMATCH
         enumerator :: PAGANI_ERR_SYSTEM
         enumerator :: PAGANI_ERR_PARAMS
+        enumerator :: PAGANI_ERR_COMPONENTS
     end enum
 
     ! pagani_backend
@@ -83,6 +84,16 @@ module pagani
         enumerator :: PAGANI_STOPPED
     end enum
 
+    ! pagani_norm (pagani_options%norm), for vector integrands
+    enum, bind(c)
+        enumerator :: PAGANI_NORM_INDIVIDUAL = 0
+        enumerator :: PAGANI_NORM_PAIRED
+        enumerator :: PAGANI_NORM_L2
+        enumerator :: PAGANI_NORM_L1
+        enumerator :: PAGANI_NORM_MAX
+    end enum
+    integer(c_int), parameter :: PAGANI_MAX_COMPONENTS = 64
+
     ! pagani_options%flags, combined with ior()
     integer(c_int), parameter :: PAGANI_FLAG_NO_RELERR_FILTER = 1
     integer(c_int), parameter :: PAGANI_FLAG_VEGAS_PLUS = 2
@@ -92,6 +103,13 @@ module pagani
     ! struct pagani_integrand_def
     type, bind(c) :: pagani_integrand_def
         type(c_funptr) :: function    ! pagani_function, may be null
+        type(c_ptr) :: source         ! C string, may be null
+    end type
+
+    ! struct pagani_vector_integrand_def
+    type, bind(c) :: pagani_vector_integrand_def
+        integer(c_int) :: ncomp
+        type(c_funptr) :: function    ! pagani_vector_function, may be null
         type(c_ptr) :: source         ! C string, may be null
     end type
 
@@ -117,6 +135,7 @@ module pagani
         integer(c_int) :: qmc_transform
         type(c_funptr) :: progress    ! pagani_progress_fn, may be null
         type(c_ptr) :: progress_data
+        integer(c_int) :: norm        ! PAGANI_NORM_*
     end type
 
     ! struct pagani_result
@@ -230,6 +249,55 @@ module pagani
             integer(c_int) :: rc
         end function
 
+        ! A vector integrand from source: a body writing f[0] .. f[ncomp-1]
+        ! (C indices); its values come back in values(1:ncomp).
+        function pagani_integrand_from_vector_source(ctx, f, n, ncomp, &
+                source, params, params_size) result(rc) &
+                bind(c, name='pagani_integrand_from_vector_source')
+            import :: c_char, c_int, c_ptr, c_size_t
+            type(c_ptr), value :: ctx
+            type(c_ptr), intent(out) :: f
+            integer(c_int), value :: n
+            integer(c_int), value :: ncomp
+            character(kind=c_char), intent(in) :: source(*)
+            type(c_ptr), value :: params
+            integer(c_size_t), value :: params_size
+            integer(c_int) :: rc
+        end function
+
+        ! A vector host integrand: a bind(C) subroutine f(x, n, params, values)
+        ! that sets values(1:ncomp).
+        function pagani_integrand_from_vector_function(ctx, f, n, ncomp, &
+                function, params, params_size) result(rc) &
+                bind(c, name='pagani_integrand_from_vector_function')
+            import :: c_funptr, c_int, c_ptr, c_size_t
+            type(c_ptr), value :: ctx
+            type(c_ptr), intent(out) :: f
+            integer(c_int), value :: n
+            integer(c_int), value :: ncomp
+            type(c_funptr), value :: function
+            type(c_ptr), value :: params
+            integer(c_size_t), value :: params_size
+            integer(c_int) :: rc
+        end function
+
+        function pagani_integrand_create_vector(ctx, f, n, def) result(rc) &
+                bind(c, name='pagani_integrand_create_vector')
+            import :: c_int, c_ptr, pagani_vector_integrand_def
+            type(c_ptr), value :: ctx
+            type(c_ptr), intent(out) :: f
+            integer(c_int), value :: n
+            type(pagani_vector_integrand_def), intent(in) :: def
+            integer(c_int) :: rc
+        end function
+
+        function pagani_integrand_components(f) result(ncomp) &
+                bind(c, name='pagani_integrand_components')
+            import :: c_int, c_ptr
+            type(c_ptr), value :: f
+            integer(c_int) :: ncomp
+        end function
+
         function pagani_integrand_create(ctx, f, n, def) result(rc) &
                 bind(c, name='pagani_integrand_create')
             import :: c_int, c_ptr, pagani_integrand_def
@@ -294,6 +362,44 @@ module pagani
             integer(c_size_t), value :: box_stride
             type(pagani_options), intent(in) :: options
             type(pagani_result), intent(out) :: results(*)
+            integer(c_int) :: rc
+        end function
+
+        ! ---- vector integrands ----
+        ! Integral k's component c (1-based) is values(c + (k-1) * ncomp).
+        function pagani_integrate_vector(ctx, f, lower, upper, options, &
+                result, values, errors) result(rc) &
+                bind(c, name='pagani_integrate_vector')
+            import :: c_double, c_int, c_ptr, pagani_options, pagani_result
+            type(c_ptr), value :: ctx
+            type(c_ptr), value :: f
+            real(c_double), intent(in) :: lower(*)
+            real(c_double), intent(in) :: upper(*)
+            type(pagani_options), intent(in) :: options
+            type(pagani_result), intent(out) :: result
+            real(c_double), intent(out) :: values(*)
+            real(c_double), intent(out) :: errors(*)
+            integer(c_int) :: rc
+        end function
+
+        function pagani_integrate_batch_vector(ctx, f, count, params, &
+                params_size, lower, upper, box_stride, options, results, &
+                values, errors) result(rc) &
+                bind(c, name='pagani_integrate_batch_vector')
+            import :: c_double, c_int, c_ptr, c_size_t, pagani_options, &
+                pagani_result
+            type(c_ptr), value :: ctx
+            type(c_ptr), value :: f
+            integer(c_int), value :: count
+            type(c_ptr), value :: params
+            integer(c_size_t), value :: params_size
+            real(c_double), intent(in) :: lower(*)
+            real(c_double), intent(in) :: upper(*)
+            integer(c_size_t), value :: box_stride
+            type(pagani_options), intent(in) :: options
+            type(pagani_result), intent(out) :: results(*)
+            real(c_double), intent(out) :: values(*)
+            real(c_double), intent(out) :: errors(*)
             integer(c_int) :: rc
         end function
 

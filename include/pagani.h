@@ -49,9 +49,13 @@ typedef enum pagani_error {
     PAGANI_ERR_CUDA,              /* a CUDA call failed (named in the message) */
     PAGANI_ERR_CONTEXT_MISMATCH,  /* integrand made by another context */
     PAGANI_ERR_SYSTEM,            /* a file or process operation failed */
-    PAGANI_ERR_PARAMS             /* the integrand's source reads p (or
+    PAGANI_ERR_PARAMS,            /* the integrand's source reads p (or
                                      params) and its parameter block is
                                      missing or shorter than an index read */
+    PAGANI_ERR_COMPONENTS         /* ncomp outside 1..PAGANI_MAX_COMPONENTS,
+                                     a vector integrand given to a scalar
+                                     entry (pagani_integrate), or a norm
+                                     that does not fit ncomp */
 } pagani_error;
 
 /* Where the work runs. AUTO takes CUDA when a usable GPU is present. */
@@ -99,6 +103,32 @@ typedef enum pagani_status {
                                             missed: README, "What converged
                                             means") */
 
+/* How the errors of a vector integrand's components are judged
+ * (pagani_options.norm; README, "Vector integrands"). value_k and error_k
+ * are component k's estimate and error. */
+typedef enum pagani_norm {
+    PAGANI_NORM_INDIVIDUAL = 0, /* every component on its own (Cuba's rule):
+                                   error_k <= max(epsabs, epsrel |value_k|)
+                                   for every k; the default */
+    PAGANI_NORM_PAIRED,         /* components (2j, 2j+1) are the real and
+                                   imaginary parts of one complex number,
+                                   each pair judged by modulus: |(error_2j,
+                                   error_2j+1)| <= max(epsabs, epsrel
+                                   |(value_2j, value_2j+1)|); ncomp even */
+    PAGANI_NORM_L2,             /* ||error||_2 <= max(epsabs, epsrel
+                                   ||value||_2) over all components */
+    PAGANI_NORM_L1,             /* the same with the L1 norm */
+    PAGANI_NORM_MAX             /* the same with the max norm */
+} pagani_norm;
+
+/* The most components of a vector integrand. Each component costs every
+ * cubature region three doubles (its estimate, its error, its parent's
+ * estimate), each GPU thread of the cubature evaluation five running sums
+ * and each Monte Carlo integral two sums per shift or sub-cube pass: 64
+ * keeps a region of an 8-D integrand within 1.7 KB and the evaluation's
+ * sums within what a GPU thread can hold in fast memory. */
+#define PAGANI_MAX_COMPONENTS 64
+
 /* An integrand as a host function: x holds n coordinates, params the
  * caller's parameter block (may be NULL). */
 typedef double (*pagani_function)(const double *x, int n, const void *params);
@@ -133,6 +163,44 @@ typedef struct pagani_integrand_def {
         __VA_ARGS__                                                          \
     }                                                                        \
     static const pagani_integrand_def name = {name##_host, #__VA_ARGS__};
+
+/* A vector integrand as a host function: writes its ncomp values to
+ * f[0..ncomp-1] (every one: the library fills f with NaN before each call,
+ * so a component left unset is reported as a NaN of the integrand). */
+typedef void (*pagani_vector_function)(const double *x, int n,
+                                       const void *params, double *f);
+
+/* Both forms of one vector integrand, as PAGANI_VECTOR_INTEGRAND makes
+ * them. */
+typedef struct pagani_vector_integrand_def {
+    int ncomp;                        /* components, 1..PAGANI_MAX_COMPONENTS */
+    pagani_vector_function function;  /* host form, may be NULL */
+    const char *source;               /* C function body, may be NULL */
+} pagani_vector_integrand_def;
+
+/*
+ * PAGANI_VECTOR_INTEGRAND(name, ncomp, body): the vector twin of
+ * PAGANI_INTEGRAND. The body writes f[0] .. f[ncomp-1] (it may end early
+ * with `return;`); besides x, n, params and p it sees ncomp:
+ *
+ *   PAGANI_VECTOR_INTEGRAND(moments, 3, {
+ *       double w = exp(-x[0] * x[0] - x[1] * x[1]);
+ *       f[0] = w;
+ *       f[1] = x[0] * w;
+ *       f[2] = x[0] * x[0] * w;
+ *   })
+ */
+#define PAGANI_VECTOR_INTEGRAND(name, components, ...)                       \
+    static void name##_host(const double *x, int n, const void *params,      \
+                            double *f) {                                      \
+        const double *p = (const double *)params;                            \
+        const int ncomp = (components);                                      \
+        (void)x; (void)n; (void)p; (void)ncomp; (void)f;                     \
+        __VA_ARGS__                                                          \
+    }                                                                        \
+    static const pagani_vector_integrand_def name = {(components),           \
+                                                     name##_host,             \
+                                                     #__VA_ARGS__};
 
 typedef struct pagani_context pagani_context;
 typedef struct pagani_integrand pagani_integrand;
@@ -188,6 +256,10 @@ typedef struct pagani_options {
 
     pagani_progress_fn progress; /* may be NULL */
     void *progress_data;
+
+    /* Vector integrands: how the components' errors are judged, default
+     * PAGANI_NORM_INDIVIDUAL (no effect on one component). */
+    pagani_norm norm;
 } pagani_options;
 
 /* The outcome of one integration. */
@@ -284,6 +356,28 @@ int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
 int pagani_integrand_set_params(pagani_integrand *f, const void *params,
                                 size_t params_size);
 
+/* Vector integrands (README, "Vector integrands"): as the three above,
+ * with ncomp components (1..PAGANI_MAX_COMPONENTS, else
+ * PAGANI_ERR_COMPONENTS) written by one evaluation. Source is a function
+ * body that writes f[0] .. f[ncomp-1] (no single-expression form); it
+ * sees ncomp besides x, n, params and p, and a `return value;` in it does
+ * not compile. */
+int pagani_integrand_from_vector_function(pagani_context *ctx,
+                                          pagani_integrand **f, int n,
+                                          int ncomp,
+                                          pagani_vector_function function,
+                                          const void *params,
+                                          size_t params_size);
+int pagani_integrand_from_vector_source(pagani_context *ctx,
+                                        pagani_integrand **f, int n, int ncomp,
+                                        const char *source, const void *params,
+                                        size_t params_size);
+int pagani_integrand_create_vector(pagani_context *ctx, pagani_integrand **f,
+                                   int n, const pagani_vector_integrand_def *def);
+
+/* Components of f: 1 for a scalar integrand, 0 for NULL. */
+int pagani_integrand_components(const pagani_integrand *f);
+
 /* Frees the integrand; NULL is allowed. */
 void pagani_integrand_destroy(pagani_integrand *f);
 
@@ -358,6 +452,35 @@ int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
                            const double *lower, const double *upper,
                            size_t box_stride, const pagani_options *options,
                            pagani_result *results);
+
+/* ---- vector integrands ---------------------------------------------- */
+
+/* Integrates every component of f (any integrand: a scalar one is a
+ * vector of one) over the box, from the same evaluations: values[k] and
+ * errors[k], k < ncomp, are component k's estimate and error. result
+ * holds what concerns the whole: status (PAGANI_CONVERGED only when the
+ * options' norm is met, by every component or pair where the norm is
+ * individual or paired), evaluations, regions, iterations, method,
+ * backend and time; result->value and result->error repeat component 0's
+ * (and chi2_dof is component 0's, the one Vegas adapts its grid to).
+ * PAGANI_ERR_COMPONENTS when the norm is PAGANI_NORM_PAIRED and ncomp is
+ * odd. Otherwise as pagani_integrate; a NaN or infinity in any component
+ * is PAGANI_ERR_NONFINITE. */
+int pagani_integrate_vector(pagani_context *ctx, pagani_integrand *f,
+                            const double *lower, const double *upper,
+                            const pagani_options *options,
+                            pagani_result *result, double *values,
+                            double *errors);
+
+/* A batch of vector integrals: pagani_integrate_batch, with integral i's
+ * components in values[i * ncomp + k] and errors[i * ncomp + k]. */
+int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
+                                  int count, const void *params,
+                                  size_t params_size, const double *lower,
+                                  const double *upper, size_t box_stride,
+                                  const pagani_options *options,
+                                  pagani_result *results, double *values,
+                                  double *errors);
 
 /* ---- names ---------------------------------------------------------- */
 

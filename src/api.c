@@ -168,6 +168,19 @@ static int check_options(pagani_context *ctx, const pagani_options *o)
     if (o->initial_splits < 0 || o->initial_splits > 64)
         return pagani_fail(ctx, PAGANI_ERR_OPTION,
                            "initial_splits must be 0..64 (got %d)", o->initial_splits);
+    if (o->norm < PAGANI_NORM_INDIVIDUAL || o->norm > PAGANI_NORM_MAX)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "unknown norm %d", (int)o->norm);
+    return PAGANI_OK;
+}
+
+/* The norm must fit f's components: pairs need an even count. */
+static int check_norm(pagani_context *ctx, const pagani_integrand *f,
+                      const pagani_options *o)
+{
+    if (o->norm == PAGANI_NORM_PAIRED && f->ncomp % 2)
+        return pagani_fail(ctx, PAGANI_ERR_COMPONENTS, "the paired norm "
+                           "needs an even number of components, f has %d",
+                           f->ncomp);
     return PAGANI_OK;
 }
 
@@ -222,6 +235,7 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
     int rc;
 
     if ((rc = check_options(ctx, &opt)) != PAGANI_OK) return rc;
+    if ((rc = check_norm(ctx, f, &opt)) != PAGANI_OK) return rc;
     for (int k = 0; k < batch->count; k++) {
         rc = check_bounds(ctx, f->n, pagani_batch_lower(batch, k),
                           pagani_batch_upper(batch, k));
@@ -255,38 +269,55 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
         results[k].method = opt.method;
         results[k].backend = ctx->kind;
         results[k].seconds = seconds;
+        /* the drivers fill the components of ncomp > 1 only */
+        if (batch->values && f->ncomp == 1) {
+            batch->values[k] = results[k].value;
+            batch->errors[k] = results[k].error;
+        }
     }
     return rc;
 }
 
-/* The checks every integration starts with. */
+/* The checks every integration starts with; vector: whether the entry
+ * takes components (values and errors, which must then be given), else
+ * f must have one component. */
 static int check_call(pagani_context *ctx, const char *entry, pagani_integrand *f,
-                      const double *lower, const double *upper, const void *results)
+                      const double *lower, const double *upper, const void *results,
+                      int vector, const double *values, const double *errors)
 {
-    if (!f || !lower || !upper || !results)
+    if (!f || !lower || !upper || !results || (vector && (!values || !errors)))
         return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER, "%s: %s is NULL", entry,
                            !f ? "the integrand" : !lower ? "lower" :
-                           !upper ? "upper" : "result");
+                           !upper ? "upper" : !results ? "result" :
+                           !values ? "values" : "errors");
     if (f->ctx != ctx)
         return pagani_fail(ctx, PAGANI_ERR_CONTEXT_MISMATCH,
                            "the integrand was created by another context");
     if (!ctx->backend)
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
                            "this context has no usable backend");
+    if (!vector && f->ncomp > 1)
+        return pagani_fail(ctx, PAGANI_ERR_COMPONENTS, "%s: the integrand has "
+                           "%d components: use %s_vector", entry, f->ncomp,
+                           entry);
     return PAGANI_OK;
 }
 
-int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
-                     const double *lower, const double *upper,
-                     const pagani_options *options, pagani_result *result)
+/* pagani_integrate and pagani_integrate_vector (vector 0: the former,
+ * values and errors NULL). */
+static int integrate_one(pagani_context *ctx, const char *entry,
+                         pagani_integrand *f, const double *lower,
+                         const double *upper, const pagani_options *options,
+                         pagani_result *result, int vector, double *values,
+                         double *errors)
 {
     pagani_batch one;
     int rc;
 
     if (!ctx) return PAGANI_ERR_NULL_POINTER;
     pagani_clear_message(ctx);
-    if ((rc = check_call(ctx, "pagani_integrate", f, lower, upper, result)) != PAGANI_OK)
-        return rc;
+    rc = check_call(ctx, entry, f, lower, upper, result, vector, values, errors);
+    if (rc != PAGANI_OK) return rc;
     if ((rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK) return rc;
     one.count = 1;
     one.params = f->params;
@@ -294,14 +325,38 @@ int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
     one.lower = lower;
     one.upper = upper;
     one.box_stride = 0;
+    one.values = values;
+    one.errors = errors;
     return run_batch(ctx, f, &one, options, result);
 }
 
-int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
-                           const void *params, size_t params_size,
-                           const double *lower, const double *upper,
-                           size_t box_stride, const pagani_options *options,
-                           pagani_result *results)
+int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
+                     const double *lower, const double *upper,
+                     const pagani_options *options, pagani_result *result)
+{
+    return integrate_one(ctx, "pagani_integrate", f, lower, upper, options,
+                         result, 0, NULL, NULL);
+}
+
+int pagani_integrate_vector(pagani_context *ctx, pagani_integrand *f,
+                            const double *lower, const double *upper,
+                            const pagani_options *options,
+                            pagani_result *result, double *values,
+                            double *errors)
+{
+    return integrate_one(ctx, "pagani_integrate_vector", f, lower, upper,
+                         options, result, 1, values, errors);
+}
+
+/* pagani_integrate_batch and pagani_integrate_batch_vector (vector 0: the
+ * former, values and errors NULL). */
+static int integrate_batch(pagani_context *ctx, const char *entry,
+                           pagani_integrand *f, int count, const void *params,
+                           size_t params_size, const double *lower,
+                           const double *upper, size_t box_stride,
+                           const pagani_options *options,
+                           pagani_result *results, int vector, double *values,
+                           double *errors)
 {
     pagani_batch batch;
     void *padded = NULL;
@@ -309,24 +364,25 @@ int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
 
     if (!ctx) return PAGANI_ERR_NULL_POINTER;
     pagani_clear_message(ctx);
-    if ((rc = check_call(ctx, "pagani_integrate_batch", f, lower, upper, results)) !=
-        PAGANI_OK)
-        return rc;
+    rc = check_call(ctx, entry, f, lower, upper, results, vector, values, errors);
+    if (rc != PAGANI_OK) return rc;
     if (count < 1)
         return pagani_fail(ctx, PAGANI_ERR_OPTION,
-                           "pagani_integrate_batch: count must be >= 1, got %d", count);
+                           "%s: count must be >= 1, got %d", entry, count);
     if (params_size > 0 && !params)
         return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER,
-                           "pagani_integrate_batch: params is NULL but "
-                           "params_size is %zu", params_size);
+                           "%s: params is NULL but params_size is %zu",
+                           entry, params_size);
     if (box_stride != 0 && box_stride < (size_t)f->n)
         return pagani_fail(ctx, PAGANI_ERR_OPTION,
-                           "pagani_integrate_batch: box_stride must be 0 or "
-                           ">= n = %d, got %zu", f->n, box_stride);
+                           "%s: box_stride must be 0 or >= n = %d, got %zu",
+                           entry, f->n, box_stride);
     batch.count = count;
     batch.lower = lower;
     batch.upper = upper;
     batch.box_stride = box_stride;
+    batch.values = values;
+    batch.errors = errors;
     if (params_size == 0) {
         if ((rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK) return rc;
         batch.params = f->params;
@@ -336,8 +392,8 @@ int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
         if ((rc = pagani_params_check(ctx, f, params_size)) != PAGANI_OK) return rc;
         if (stride > ((size_t)-1) / (size_t)count ||
             !(padded = calloc((size_t)count, stride)))
-            return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "pagani_integrate_batch: "
-                               "%d parameter blocks of %zu bytes", count, params_size);
+            return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%s: %d parameter "
+                               "blocks of %zu bytes", entry, count, params_size);
         for (int k = 0; k < count; k++)
             memcpy((char *)padded + (size_t)k * stride,
                    (const char *)params + (size_t)k * params_size, params_size);
@@ -347,4 +403,28 @@ int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
     rc = run_batch(ctx, f, &batch, options, results);
     free(padded);
     return rc;
+}
+
+int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
+                           const void *params, size_t params_size,
+                           const double *lower, const double *upper,
+                           size_t box_stride, const pagani_options *options,
+                           pagani_result *results)
+{
+    return integrate_batch(ctx, "pagani_integrate_batch", f, count, params,
+                           params_size, lower, upper, box_stride, options,
+                           results, 0, NULL, NULL);
+}
+
+int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
+                                  int count, const void *params,
+                                  size_t params_size, const double *lower,
+                                  const double *upper, size_t box_stride,
+                                  const pagani_options *options,
+                                  pagani_result *results, double *values,
+                                  double *errors)
+{
+    return integrate_batch(ctx, "pagani_integrate_batch_vector", f, count,
+                           params, params_size, lower, upper, box_stride,
+                           options, results, 1, values, errors);
 }

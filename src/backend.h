@@ -34,7 +34,19 @@ typedef struct cubature_job {
                              (zero-padded doubles; the driver owns them for
                              the run); NULL when f has none */
     size_t params_stride; /* a multiple of 8 */
+    int ncomp;            /* components of f: 1 (scalar) .. 64 */
+    int norm;             /* pagani_norm: how components form groups
+                             (rules/component_norm.h); ncomp > 1 only */
 } cubature_job;
+
+/* Vector integrands (ncomp > 1). Every region holds each component's
+ * estimate V_c and error E_c (the raw null-rule error, made two-level by
+ * classify), and the scalar pair the driver decides with, formed from
+ * them by rules/component_norm.h with the integral's group weights and
+ * reference group (set_weights): V = the reference group's value, E = the
+ * largest weighted group error. With ncomp = 1, V and E are the
+ * component's own and none of this applies. Below, "V" and "E" are that
+ * scalar pair. */
 
 /* Sums over the regions of one integral in one iteration, returned by
  * classify. "Active" regions are those the relative-error test did not
@@ -82,33 +94,55 @@ typedef struct cubature_ops {
      * counts): counts[k] of them belong to integral k. */
     int (*load)(void *state, const double *lower, const double *width,
                 const long long *counts);
-    /* Evaluates every region: V, raw E and split axis K; then probes
+    /* Vector integrands only: the group weights (weights[k * groups + g],
+     * groups = ncomp / group size) and the reference group (reference[k])
+     * of each integral, used by evaluate and classify until the next call.
+     * Until the first call every weight is 1 and every reference 0. */
+    int (*set_weights)(void *state, const double *weights,
+                       const int *reference);
+    /* Evaluates every region: V, raw E and split axis K (for a vector
+     * integrand: every V_c and raw E_c, and K from the fourth differences
+     * of the component with the largest weighted raw error); then probes
      * (rules/probe.h) the regions of integral k with E <= probe_below[k]
      * or E <= probe_relative[k] * |V|, those that could be finished this
-     * iteration (probe_below[k] < 0 and probe_relative[k] 0: none). */
+     * iteration (probe_below[k] < 0 and probe_relative[k] 0: none). A
+     * vector integrand's probes compare, component by component, the
+     * largest |f_c| at the probes with that at the rule's points, raise
+     * E_c of each component they caught to volume * max |f_c(probe)|, and
+     * take the split axis from the weighted largest |f_c| at each probe. */
     int (*evaluate)(void *state, const double *probe_below,
                     const double *probe_relative);
     /* For each integral k with requests[k].classify: the two-level error
      * (when has_parents), then classification: a region stays active iff
      * E > negligible and, when relerr_filter, also E > epsrel*|V|; its
-     * sums in sums[k]. Other integrals' flags and sums stay as they are. */
+     * sums in sums[k]. Other integrals' flags and sums stay as they are.
+     * Vector integrands: the two-level error is applied to every E_c, V
+     * and E are formed anew, and components (else NULL) receives for each
+     * classified integral k and component c: components[2 * (k * ncomp +
+     * c)] = sum of V_c and [... + 1] = sum of E_c over its regions. */
     int (*classify)(void *state, const classify_request *requests,
-                    cubature_sums *sums);
+                    cubature_sums *sums, double *components);
     /* Statistics of integral k's active regions under one threshold. */
     int (*threshold_stats)(void *state, int integral, double threshold,
                            threshold_stats *stats);
     /* Keeps the active regions of integral k with E > thresholds[k]
      * (thresholds[k] < 0 keeps all its active ones, +infinity none), writes
      * their children into the other buffer along K, remembers each
-     * parent's V for the next two-level error, and returns the regions
-     * each integral now has in new_counts[k]. */
+     * parent's V (every V_c) for the next two-level error, and returns
+     * the regions each integral now has in new_counts[k]. Vector
+     * integrands: finished (else NULL) receives, laid out as classify's
+     * components, the sums of V_c and E_c over the regions of integral k
+     * that the split drops (those not active, or with E <= thresholds[k]);
+     * for an integral with thresholds[k] = +infinity they are not
+     * needed and may be left unset. */
     int (*filter_split)(void *state, const double *thresholds,
-                        long long *new_counts);
+                        long long *new_counts, double *finished);
     /* Coordinates of rule point `point` of region `region` (an index in
      * the whole list, as in cubature_sums; for reports). */
     int (*region_point)(void *state, long long region, int point, double *x);
-    /* Bytes of backend memory one region costs (both buffers, all lists). */
-    size_t (*bytes_per_region)(int n);
+    /* Bytes of backend memory one region costs (both buffers, all lists)
+     * for f of n coordinates and ncomp components. */
+    size_t (*bytes_per_region)(int n, int ncomp);
 } cubature_ops;
 
 /* A backend: how to open it on a context, prepare integrands, and its ops. */

@@ -15,11 +15,11 @@
 #include "jit/source_env.h"
 
 /* Checks what every constructor gets; have_form says whether the function,
- * source or definition (named `what` in the message) was given. Clears *f
- * first. */
+ * source or definition (named `what` in the message) was given; ncomp the
+ * components (1 for the scalar constructors). Clears *f first. */
 static int validate(pagani_context *ctx, pagani_integrand **f, int n,
-                    int have_form, const char *what, const void *params,
-                    size_t params_size)
+                    int ncomp, int have_form, const char *what,
+                    const void *params, size_t params_size)
 {
     if (!ctx) return PAGANI_ERR_NULL_POINTER;
     pagani_clear_message(ctx);
@@ -28,6 +28,9 @@ static int validate(pagani_context *ctx, pagani_integrand **f, int n,
     if (n < 1 || n > PAGANI_MAX_DIM)
         return pagani_fail(ctx, PAGANI_ERR_DIMENSION, "n = %d is outside "
                            "1..%d", n, PAGANI_MAX_DIM);
+    if (ncomp < 1 || ncomp > PAGANI_MAX_COMPONENTS)
+        return pagani_fail(ctx, PAGANI_ERR_COMPONENTS, "ncomp = %d is outside "
+                           "1..%d", ncomp, PAGANI_MAX_COMPONENTS);
     if (!have_form)
         return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER, "%s is NULL", what);
     if (params_size > 0 && !params)
@@ -97,30 +100,39 @@ int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
 }
 
 /* Scans source before it compiles or runs: a literal index of x outside
- * 0..n-1 is PAGANI_ERR_COMPILE; what it reads of the parameter block goes
- * into facts, for pagani_params_check. */
+ * 0..n-1 (or, in a vector form, of f outside 0..ncomp-1) is
+ * PAGANI_ERR_COMPILE; what it reads of the parameter block goes into
+ * facts, for pagani_params_check. vector_ncomp: 0 for the scalar form. */
 static int scan_source(pagani_context *ctx, const char *source, int n,
-                       pagani_source_facts *facts)
+                       int vector_ncomp, pagani_source_facts *facts)
 {
-    pagani_source_scan(source, n, facts);
+    pagani_source_scan(source, n, vector_ncomp, facts);
     if (facts->bad_x_line)
         return pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand:%d: x[%lld] "
                            "is out of range: the integrand has n = %d "
                            "coordinates, x[0] to x[%d]", facts->bad_x_line,
                            facts->bad_x, n, n - 1);
+    if (facts->bad_f_line)
+        return pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand:%d: f[%lld] "
+                           "is out of range: the integrand has ncomp = %d "
+                           "components, f[0] to f[%d]", facts->bad_f_line,
+                           facts->bad_f, vector_ncomp, vector_ncomp - 1);
     return PAGANI_OK;
 }
 
 /* A new integrand with its parameters and (when given) a copy of source,
- * scanned. */
-static int make(pagani_context *ctx, int n, const char *source,
-                const void *params, size_t params_size, pagani_integrand **out)
+ * scanned; vector_ncomp: 0 for the scalar form, else the vector form's
+ * components. */
+static int make(pagani_context *ctx, int n, int vector_ncomp,
+                const char *source, const void *params, size_t params_size,
+                pagani_integrand **out)
 {
     pagani_source_facts facts = {0};
     pagani_integrand *f;
     int rc;
     *out = NULL;
-    if (source && (rc = scan_source(ctx, source, n, &facts)) != PAGANI_OK)
+    if (source && (rc = scan_source(ctx, source, n, vector_ncomp, &facts)) !=
+                      PAGANI_OK)
         return rc;
     if (!(f = calloc(1, sizeof *f)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
@@ -129,6 +141,8 @@ static int make(pagani_context *ctx, int n, const char *source,
     f->p_index = facts.p_index;
     f->ctx = ctx;
     f->n = n;
+    f->ncomp = vector_ncomp > 0 ? vector_ncomp : 1;
+    f->vector_form = vector_ncomp > 0;
     if (source && !(f->source = strdup(source))) {
         free(f);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
@@ -142,14 +156,21 @@ static int make(pagani_context *ctx, int n, const char *source,
     return PAGANI_OK;
 }
 
-/* Compiles f->source for the host and sets f->function. */
+/* Compiles f->source for the host and sets f->function (scalar form) or
+ * f->vector_function. */
 static int compile_host(pagani_integrand *f)
 {
-    char *unit = pagani_source_wrap(f->source, f->n, PAGANI_TARGET_HOST);
+    char *unit = pagani_source_wrap(f->source, f->n,
+                                    f->vector_form ? f->ncomp : 0,
+                                    PAGANI_TARGET_HOST);
     int rc;
     if (!unit)
         return pagani_fail(f->ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
-    rc = pagani_jit_cpu_load(f->ctx, unit, &f->host_module, &f->function);
+    if (f->vector_form)
+        rc = pagani_jit_cpu_load(f->ctx, unit, &f->host_module,
+                                 &f->vector_function);
+    else
+        rc = pagani_jit_cpu_load(f->ctx, unit, &f->host_module, &f->function);
     free(unit);
     return rc;
 }
@@ -168,59 +189,135 @@ static int finish(int rc, pagani_integrand *f, pagani_integrand **out)
     return PAGANI_OK;
 }
 
+/* PAGANI_ERR_NO_FORM unless ctx runs on the CPU: a host function cannot
+ * run elsewhere (`kind`: "" or "vector_", for the message). */
+static int host_only(pagani_context *ctx, const char *kind)
+{
+    if (ctx->kind == PAGANI_BACKEND_CPU) return PAGANI_OK;
+    return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "a host function cannot run "
+                       "on the %s backend: give the integrand as source "
+                       "(pagani_integrand_from_%ssource) or define it with "
+                       "PAGANI_%sINTEGRAND", pagani_backend_name(ctx->kind),
+                       kind, *kind ? "VECTOR_" : "");
+}
+
 int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
                                    int n, pagani_function function,
                                    const void *params, size_t params_size)
 {
     pagani_integrand *g;
-    int rc = validate(ctx, f, n, function != NULL, "function", params,
+    int rc = validate(ctx, f, n, 1, function != NULL, "function", params,
                       params_size);
+    if (rc == PAGANI_OK) rc = host_only(ctx, "");
     if (rc != PAGANI_OK) return rc;
-    if (ctx->kind != PAGANI_BACKEND_CPU)
-        return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "a host function cannot "
-                           "run on the %s backend: give the integrand as "
-                           "source (pagani_integrand_from_source) or define "
-                           "it with PAGANI_INTEGRAND",
-                           pagani_backend_name(ctx->kind));
-    if ((rc = make(ctx, n, NULL, params, params_size, &g)) != PAGANI_OK)
+    if ((rc = make(ctx, n, 0, NULL, params, params_size, &g)) != PAGANI_OK)
         return rc;
     g->function = function;
     return finish(PAGANI_OK, g, f);
 }
 
-int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
-                                 int n, const char *source,
-                                 const void *params, size_t params_size)
+int pagani_integrand_from_vector_function(pagani_context *ctx,
+                                          pagani_integrand **f, int n,
+                                          int ncomp,
+                                          pagani_vector_function function,
+                                          const void *params,
+                                          size_t params_size)
 {
     pagani_integrand *g;
-    int rc = validate(ctx, f, n, source != NULL, "source", params, params_size);
+    int rc = validate(ctx, f, n, ncomp, function != NULL, "function", params,
+                      params_size);
+    if (rc == PAGANI_OK) rc = host_only(ctx, "vector_");
     if (rc != PAGANI_OK) return rc;
-    if ((rc = make(ctx, n, source, params, params_size, &g)) != PAGANI_OK)
+    if ((rc = make(ctx, n, ncomp, NULL, params, params_size, &g)) != PAGANI_OK)
+        return rc;
+    g->vector_function = function;
+    return finish(PAGANI_OK, g, f);
+}
+
+/* Both source constructors; vector_ncomp: 0 for the scalar form. */
+static int from_source(pagani_context *ctx, pagani_integrand **f, int n,
+                       int vector_ncomp, const char *source,
+                       const void *params, size_t params_size)
+{
+    pagani_integrand *g;
+    int rc = validate(ctx, f, n, vector_ncomp ? vector_ncomp : 1,
+                      source != NULL, "source", params, params_size);
+    if (rc != PAGANI_OK) return rc;
+    if ((rc = make(ctx, n, vector_ncomp, source, params, params_size, &g)) !=
+        PAGANI_OK)
         return rc;
     rc = pagani_params_check(ctx, g, g->params_size);
     if (rc == PAGANI_OK && ctx->kind == PAGANI_BACKEND_CPU) rc = compile_host(g);
     return finish(rc, g, f);
 }
 
-int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
-                            const pagani_integrand_def *def)
+int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
+                                 int n, const char *source,
+                                 const void *params, size_t params_size)
 {
-    pagani_integrand *g;
-    int cpu, rc = validate(ctx, f, n, def != NULL, "def", NULL, 0);
-    if (rc != PAGANI_OK) return rc;
-    cpu = ctx->kind == PAGANI_BACKEND_CPU;
-    if (!def->source && !(cpu && def->function))
+    return from_source(ctx, f, n, 0, source, params, params_size);
+}
+
+int pagani_integrand_from_vector_source(pagani_context *ctx,
+                                        pagani_integrand **f, int n, int ncomp,
+                                        const char *source, const void *params,
+                                        size_t params_size)
+{
+    if (ncomp < 1) ncomp = -1; /* validate's message, not the scalar form */
+    return from_source(ctx, f, n, ncomp, source, params, params_size);
+}
+
+/* Both definition constructors: the source and host function of a
+ * scalar (vector_ncomp 0) or vector definition. */
+static int from_definition(pagani_context *ctx, int n, int vector_ncomp,
+                           const char *source, int has_function,
+                           pagani_integrand **made)
+{
+    int cpu = ctx->kind == PAGANI_BACKEND_CPU;
+    *made = NULL;
+    if (!source && !(cpu && has_function))
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the definition has %s",
                            cpu ? "neither a function nor source" :
                            "no source, which the CUDA backend needs");
     /* Its parameters come later: they are checked by pagani_integrate. */
-    if ((rc = make(ctx, n, def->source, NULL, 0, &g)) != PAGANI_OK)
-        return rc;
+    return make(ctx, n, vector_ncomp, source, NULL, 0, made);
+}
+
+int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
+                            const pagani_integrand_def *def)
+{
+    pagani_integrand *g;
+    int rc = validate(ctx, f, n, 1, def != NULL, "def", NULL, 0);
+    if (rc == PAGANI_OK)
+        rc = from_definition(ctx, n, 0, def->source, def->function != NULL,
+                             &g);
+    if (rc != PAGANI_OK) return rc;
     /* The host function is kept on every backend (it is the integrand's
      * host form); on the CPU it spares a compilation. */
     g->function = def->function;
-    if (cpu && !g->function) rc = compile_host(g);
+    if (ctx->kind == PAGANI_BACKEND_CPU && !g->function) rc = compile_host(g);
     return finish(rc, g, f);
+}
+
+int pagani_integrand_create_vector(pagani_context *ctx, pagani_integrand **f,
+                                   int n, const pagani_vector_integrand_def *def)
+{
+    pagani_integrand *g;
+    int rc = validate(ctx, f, n, def ? def->ncomp : 1, def != NULL, "def",
+                      NULL, 0);
+    if (rc == PAGANI_OK)
+        rc = from_definition(ctx, n, def->ncomp, def->source,
+                             def->function != NULL, &g);
+    if (rc != PAGANI_OK) return rc;
+    g->vector_function = def->function;
+    if (ctx->kind == PAGANI_BACKEND_CPU && !g->vector_function)
+        rc = compile_host(g);
+    return finish(rc, g, f);
+}
+
+int pagani_integrand_components(const pagani_integrand *f)
+{
+    return f ? f->ncomp : 0;
 }
 
 int pagani_integrand_set_params(pagani_integrand *f, const void *params,

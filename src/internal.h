@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include <math.h>
 #include <stddef.h>
 #include "pagani.h"
 #include "backend.h"
@@ -25,7 +26,13 @@ struct pagani_context {
 struct pagani_integrand {
     pagani_context *ctx;
     int n;
-    pagani_function function;     /* host form (user's or compiled), or NULL */
+    int ncomp;                    /* components: 1 for a scalar integrand */
+    int vector_form;              /* made by a vector constructor: its
+                                     source writes f[0..ncomp-1] */
+    pagani_function function;     /* host form (user's or compiled), or NULL;
+                                     scalar integrands only */
+    pagani_vector_function vector_function; /* host form of a vector
+                                     integrand (ncomp >= 1), or NULL */
     char *source;                 /* the user's source, or NULL */
     void *params;                 /* owned copy of the parameter block */
     size_t params_size;
@@ -38,6 +45,27 @@ struct pagani_integrand {
      * on first use and freed by the backend's release_integrand. */
     void *device_module[4];
 };
+
+/* Whether f has a host form the CPU can call. */
+static inline int pagani_has_host_form(const struct pagani_integrand *f)
+{
+    return f->function || f->vector_function;
+}
+
+/* f's ncomp values at x, with parameter block params, into out. A vector
+ * integrand gets out filled with NaN first, so that a component it leaves
+ * unset reads as not finite. */
+static inline void pagani_integrand_eval(const struct pagani_integrand *f,
+                                         const double *x, const void *params,
+                                         double *out)
+{
+    if (f->function) {
+        out[0] = f->function(x, f->n, params);
+        return;
+    }
+    for (int c = 0; c < f->ncomp; c++) out[c] = NAN;
+    f->vector_function(x, f->n, params, out);
+}
 
 /* Checks, before an integration, that a parameter block of params_size
  * bytes fits f's source (integrand.c): PAGANI_ERR_PARAMS, with the source

@@ -4,7 +4,9 @@
  * method's range, finite boxes with lower < upper, sane tolerances, a
  * prepared integrand, parameter blocks that cover what its source reads)
  * and fills results[0..count-1] except their timing and backend fields,
- * which api.c sets. A single integral is a batch of one.
+ * which api.c sets, and for a vector integrand (f->ncomp components,
+ * options->norm checked against them) batch->values and batch->errors.
+ * A single integral is a batch of one.
  */
 #ifndef PAGANI_METHODS_H
 #define PAGANI_METHODS_H
@@ -23,6 +25,11 @@ typedef struct pagani_batch {
     const double *lower;      /* the boxes: n doubles each */
     const double *upper;
     size_t box_stride;        /* 0: one box for all, else >= n */
+    double *values;           /* vector integrands: integral k's component
+                                 c estimate at values[k * ncomp + c] and */
+    double *errors;           /* its error at errors[k * ncomp + c]; NULL
+                                 for pagani_integrate (ncomp 1: results
+                                 only) */
 } pagani_batch;
 
 /* Parameter block of integral k (NULL when there are none). */

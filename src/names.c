@@ -23,6 +23,7 @@ const char *pagani_strerror(int code)
     case PAGANI_ERR_CONTEXT_MISMATCH: return "integrand belongs to another context";
     case PAGANI_ERR_SYSTEM: return "system error";
     case PAGANI_ERR_PARAMS: return "the parameter block does not fit the source";
+    case PAGANI_ERR_COMPONENTS: return "the components do not fit (ncomp, entry or norm)";
     default: return "unknown error code";
     }
 }

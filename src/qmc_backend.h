@@ -31,6 +31,8 @@ typedef struct qmc_job {
                                     params_stride bytes (zero-padded to
                                     whole doubles); NULL when f has none */
     size_t params_stride;        /* 0: one block for all */
+    int ncomp;                   /* components of f, 1..64: each has its
+                                    own sums over the same points */
 } qmc_job;
 
 /* Lower corner and parameter block of integral k. The width of axis i is
@@ -58,6 +60,7 @@ typedef struct qmc_fault {
     unsigned long long k;
     int shift;
     int integral;                /* the integral (index in the batch) */
+    int component;               /* the first such component there */
     double value;                /* what the integrand returned */
 } qmc_fault;
 
@@ -69,13 +72,14 @@ typedef struct qmc_ops {
     int (*setup)(void *backend_state, const qmc_job *job, void **qmc_state);
     /* For the `live` integrals ids[0..live-1] (ascending) and each shift r
      * in [first_shift, first_shift + shifts):
-     *   out[m * shifts + r - first_shift] = exact sum over j < count of
-     *   f(x) * w at the point of index k = first + j * leap (first >= 1,
-     *   leap >= 1) in integral ids[m]'s box, with its parameter block,
+     *   out[(m * ncomp + c) * shifts + r - first_shift] = exact sum over
+     *   j < count of f_c(x) * w (component c of f) at the point of index
+     *   k = first + j * leap (first >= 1, leap >= 1) in integral ids[m]'s
+     *   box, with its parameter block,
      * overwriting out. Every integral is summed over the same points of the
      * unit cube, in one pass (one launch) for all. Independent of threads,
      * launch shape and of the other integrals, bit for bit. When some
-     * value of integral ids[m] is not finite, faults[m] says where
+     * value (of any component) of integral ids[m] is not finite, faults[m] says where
      * (faults[m].k = 0 for the others), that integral's sums leave the
      * value out, and the call returns PAGANI_ERR_NONFINITE with no message
      * (the driver words it, with the point). */

@@ -47,6 +47,14 @@
  * points it would draw alone, the integral's index never enters the random
  * stream.
  *
+ * Vector integrands (ncomp > 1). Component 0 shapes everything the scalar
+ * sums describe: value, variance, vmax, the bin contributions and the
+ * Vegas+ sigmas are component 0's, so the grid adapts to component 0
+ * (README: put the component that shapes the integrand first). `nonzero`
+ * counts samples where some component is non-zero, and a fault is a NaN or
+ * infinity in any component. Every component's sum_c mean_c and sum_c
+ * var_c, component 0's included, go to the pass's components array.
+ *
  * Every sum is made in an order fixed by the job alone (not by threads,
  * devices or the other integrals of a pass), so a pass is bit-reproducible
  * and an integral's sums in a batch are those it has alone.
@@ -80,6 +88,7 @@ typedef struct vegas_job {
     int integrals;               /* K >= 1 */
     const double *lower;         /* integral k's box: lower[k*n + i] and */
     const double *width;         /* width[k*n + i] (the driver owns both) */
+    int ncomp;                   /* components of f, 1..64 */
 } vegas_job;
 
 /* One sampling pass over some integrals of the job. */
@@ -116,6 +125,7 @@ typedef struct vegas_sums {
     long long fault_cube;        /* first (cube, sample) where f was NaN or */
     long long fault_sample;      /* infinite, in (cube, sample) order; -1 if none */
     double fault_value;          /* what f returned there */
+    int fault_component;         /* in which component (the first) */
 } vegas_sums;
 
 /* The operations. Per-integral host arrays (grids, bins) hold the
@@ -134,9 +144,12 @@ typedef struct vegas_ops {
     /* One pass over pass->members; sums[i] is member i's. With
      * pass->accumulate, bins (host, all K integrals' as above) receives the
      * members' bin contributions; otherwise bins may be NULL. A NaN or
-     * infinite f is not an error here: it is reported in sums->fault_*. */
+     * infinite f is not an error here: it is reported in sums->fault_*.
+     * components (NULL when ncomp is 1) receives member i's component c:
+     * components[2 * (i * ncomp + c)] = sum_c mean_c and [... + 1] =
+     * sum_c var_c, made as value and variance are. */
     int (*sample)(void *vegas_state, const vegas_pass *pass, vegas_sums *sums,
-                  double *bins);
+                  double *bins, double *components);
     /* Vegas+, for each of the `count` integrals members[i]: from the
      * sigma_c^beta of its last stratify pass, whose sum is beta_sums[i],
      * sets each cube's count to

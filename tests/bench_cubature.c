@@ -153,7 +153,7 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
     pagani_rule *rule = NULL;
-    cubature_job job;
+    cubature_job job = {0};
     cubature_sums s;
     const cubature_ops *ops;
     long long count = 1;
@@ -188,6 +188,7 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
     job.integrand = f;
     job.rule = rule;
     job.n = n;
+    job.ncomp = 1;
     job.capacity = 2 * count;
     job.integrals = 1;
     job.params = NULL;
@@ -199,9 +200,9 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
         const classify_request relerr = {1, 0, 1, 1e-3, 0.0};
         double t0 = now(), t1, t2;
         rc = ops->evaluate(ctx->backend_state, &no_probes, &no_relative);
-        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s);
+        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s, NULL);
         t1 = now();
-        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s);
+        if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s, NULL);
         t2 = now();
         if (k > 0) {
             t_eval[k - 1] = (t1 - t0) - (t2 - t1);

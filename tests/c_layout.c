@@ -18,10 +18,16 @@ int main(void)
     SIZE(pagani_backend);
     SIZE(pagani_method);
     SIZE(pagani_status);
+    SIZE(pagani_norm);
 
     SIZE(pagani_integrand_def);
     FIELD(pagani_integrand_def, function);
     FIELD(pagani_integrand_def, source);
+
+    SIZE(pagani_vector_integrand_def);
+    FIELD(pagani_vector_integrand_def, ncomp);
+    FIELD(pagani_vector_integrand_def, function);
+    FIELD(pagani_vector_integrand_def, source);
 
     SIZE(pagani_options);
     FIELD(pagani_options, method);
@@ -44,6 +50,7 @@ int main(void)
     FIELD(pagani_options, qmc_transform);
     FIELD(pagani_options, progress);
     FIELD(pagani_options, progress_data);
+    FIELD(pagani_options, norm);
 
     SIZE(pagani_result);
     FIELD(pagani_result, value);

@@ -41,7 +41,7 @@ program fortran_api
     type(pagani_result) :: r, batch(3)
     ! a: one parameter block; blocks: three, one a column
     real(c_double), target :: a(1) = 2, blocks(1, 3)
-    real(c_double) :: lo(3) = 0, hi(3) = 1
+    real(c_double) :: lo(3) = 0, hi(3) = 1, values(2), errors(2)
     integer(c_int), target :: calls = 0
     integer(c_int) :: rc, k, tests = 0
     logical :: good
@@ -102,6 +102,22 @@ program fortran_api
     call check(rc == PAGANI_OK .and. r%status == PAGANI_STOPPED .and. &
         calls == 2, 'a Fortran progress callback stops the run: ' // &
         pagani_string(pagani_status_name(r%status)))
+
+    ! A vector integrand: exp(-x) and x exp(-x) over [0, 1], components
+    ! 1 - 1/e and 1 - 2/e, in the L2 norm.
+    call pagani_integrand_destroy(g)
+    rc = pagani_integrand_from_vector_source(ctx, g, 1, 2, pagani_source( &
+        'f[0] = exp(-x[0]); f[1] = x[0] * f[0];'), c_null_ptr, 0_c_size_t)
+    opt = pagani_options_default(PAGANI_CUBATURE)
+    opt%epsrel = 1e-11_c_double
+    opt%norm = PAGANI_NORM_L2
+    if (rc == PAGANI_OK) &
+        rc = pagani_integrate_vector(ctx, g, lo, hi, opt, r, values, errors)
+    call check(rc == PAGANI_OK .and. r%status == PAGANI_CONVERGED .and. &
+        pagani_integrand_components(g) == 2 .and. &
+        close(values(1), 1 - exp(-1d0)) .and. &
+        close(values(2), 1 - 2 * exp(-1d0)), &
+        'pagani_integrate_vector: exp(-x) and x exp(-x), L2 norm')
 
     call pagani_integrand_destroy(g)
     call pagani_integrand_destroy(f)

@@ -5,6 +5,7 @@ program fortran_layout
     use pagani
     implicit none
     type(pagani_integrand_def), target :: def
+    type(pagani_vector_integrand_def), target :: vdef
     type(pagani_options), target :: o
     type(pagani_result), target :: r
 
@@ -12,10 +13,19 @@ program fortran_layout
     call size('pagani_backend', c_sizeof(PAGANI_BACKEND_AUTO))
     call size('pagani_method', c_sizeof(PAGANI_AUTO))
     call size('pagani_status', c_sizeof(PAGANI_CONVERGED))
+    call size('pagani_norm', c_sizeof(PAGANI_NORM_INDIVIDUAL))
 
     call size('pagani_integrand_def', c_sizeof(def))
     call field('pagani_integrand_def.function', c_loc(def), c_loc(def%function))
     call field('pagani_integrand_def.source', c_loc(def), c_loc(def%source))
+
+    call size('pagani_vector_integrand_def', c_sizeof(vdef))
+    call field('pagani_vector_integrand_def.ncomp', c_loc(vdef), &
+        c_loc(vdef%ncomp))
+    call field('pagani_vector_integrand_def.function', c_loc(vdef), &
+        c_loc(vdef%function))
+    call field('pagani_vector_integrand_def.source', c_loc(vdef), &
+        c_loc(vdef%source))
 
     call size('pagani_options', c_sizeof(o))
     call field('pagani_options.method', c_loc(o), c_loc(o%method))
@@ -45,6 +55,7 @@ program fortran_layout
     call field('pagani_options.progress', c_loc(o), c_loc(o%progress))
     call field('pagani_options.progress_data', c_loc(o), &
         c_loc(o%progress_data))
+    call field('pagani_options.norm', c_loc(o), c_loc(o%norm))
 
     call size('pagani_result', c_sizeof(r))
     call field('pagani_result.value', c_loc(r), c_loc(r%value))

@@ -1,13 +1,17 @@
 # tests of the CUDA backend (gpu/). test_gpu_pack runs everywhere (the
 # rules in the GPU's packed form, checked on the host); test_gpu_cubature
-# skips itself without a usable GPU. bench_cubature is a program for the
+# and test_gpu_vector (vector integrands, every method) skip themselves
+# without a usable GPU. bench_cubature is a program for the
 # GPU machine, not a test.
-check_PROGRAMS += tests/test_gpu_pack tests/test_gpu_cubature
-TESTS += tests/test_gpu_pack tests/test_gpu_cubature
+check_PROGRAMS += tests/test_gpu_pack tests/test_gpu_cubature \
+	tests/test_gpu_vector
+TESTS += tests/test_gpu_pack tests/test_gpu_cubature tests/test_gpu_vector
 tests_test_gpu_pack_SOURCES = tests/test_gpu_pack.c tests/tap.h
 tests_test_gpu_pack_LDADD = $(TEST_LIBS)
 tests_test_gpu_cubature_SOURCES = tests/test_gpu_cubature.c tests/tap.h tests/suite.h
 tests_test_gpu_cubature_LDADD = $(TEST_LIBS)
+tests_test_gpu_vector_SOURCES = tests/test_gpu_vector.c tests/tap.h
+tests_test_gpu_vector_LDADD = $(TEST_LIBS)
 
 noinst_PROGRAMS += tests/bench_cubature
 tests_bench_cubature_SOURCES = tests/bench_cubature.c tests/suite.h tests/op_profile.h

@@ -45,17 +45,18 @@ static int p_evaluate(void *s, const double *below, const double *relative)
 {
     PROF(1, prof_real->evaluate(s, below, relative));
 }
-static int p_classify(void *s, const classify_request *q, cubature_sums *sums)
+static int p_classify(void *s, const classify_request *q, cubature_sums *sums,
+                      double *components)
 {
-    PROF(2, prof_real->classify(s, q, sums));
+    PROF(2, prof_real->classify(s, q, sums, components));
 }
 static int p_threshold(void *s, int k, double t, threshold_stats *st)
 {
     PROF(3, prof_real->threshold_stats(s, k, t, st));
 }
-static int p_split(void *s, const double *t, long long *nc)
+static int p_split(void *s, const double *t, long long *nc, double *dropped)
 {
-    PROF(4, prof_real->filter_split(s, t, nc));
+    PROF(4, prof_real->filter_split(s, t, nc, dropped));
 }
 static int p_point(void *s, long long r, int q, double *x)
 {

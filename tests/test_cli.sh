@@ -246,6 +246,43 @@ run --params-file "$tmp/none" 'p[0]*x[0]'
 [ $rc -eq 2 ] && grep -q 'none' "$err"
 ok $? "--params-file with a missing file: exit 2"
 
+# Vector integrands: --components, --ncomp with a body, --norm, --json.
+run -n 3 --epsrel 1e-6 --components \
+    'exp(-x[0]-x[1]-x[2]); x[0]*exp(-x[0]-x[1]-x[2]); 0'
+t0=$(awk 'BEGIN { printf "%.17g", (1 - exp(-1))^3 }')
+t1=$(awk 'BEGIN { printf "%.17g", (1 - 2 * exp(-1)) * (1 - exp(-1))^2 }')
+c0=$(sed -n 's/^f\[0\] = \([^ ]*\) +-.*/\1/p' "$out")
+c1=$(sed -n 's/^f\[1\] = \([^ ]*\) +-.*/\1/p' "$out")
+[ $rc -eq 0 ] && close "$c0" "$t0" 1e-6 && close "$c1" "$t1" 1e-6 &&
+    grep -q '^f\[2\] = 0 +- 0$' "$out" && grep -q '^status: *converged' "$out"
+ok $? "--components: one line per component, each within 1e-6, zero ended"
+
+run -n 2 --ncomp 2 --norm paired --json \
+    'double s = x[0] + 2 * x[1]; f[0] = cos(s); f[1] = sin(s);'
+# the integral of exp(i (x0 + 2 x1)): (sin 1 + i (1 - cos 1)) times
+# (sin 2 + i (1 - cos 2)) / 2
+re=$(awk 'BEGIN { a = sin(1); b = 1 - cos(1); c = sin(2) / 2; d = (1 - cos(2)) / 2
+                  printf "%.17g", a * c - b * d }')
+im=$(awk 'BEGIN { a = sin(1); b = 1 - cos(1); c = sin(2) / 2; d = (1 - cos(2)) / 2
+                  printf "%.17g", a * d + b * c }')
+v0=$(sed -n 's/^{"value": \[\([^,]*\), .*/\1/p' "$out")
+v1=$(sed -n 's/^{"value": \[[^,]*, \([^]]*\)\], "error": \[.*/\1/p' "$out")
+[ $rc -eq 0 ] && close "$v0" "$re" 1e-3 && close "$v1" "$im" 1e-3 &&
+    grep -q '"status": "converged"' "$out"
+ok $? "--ncomp with a body, --norm paired, --json: arrays, the complex value"
+
+run -n 2 --components 'x[0];;x[1]'
+[ $rc -eq 2 ] && grep -q 'component 1 is empty' "$err"
+ok $? "--components with an empty item: exit 2"
+
+run -n 2 --norm paired --components 'x[0]'
+[ $rc -eq 2 ] && grep -q 'even' "$err"
+ok $? "--norm paired with one component: exit 2"
+
+run -n 2 --components 'x[0]' 'x[1]'
+[ $rc -eq 2 ]
+ok $? "--components with EXPR: exit 2"
+
 # --help and --version.
 "$PAGANI" --help >"$out" 2>"$err"
 rc=$?
@@ -254,6 +291,7 @@ for opt in --dim --lower --upper --bounds --epsrel --epsabs --method \
            --backend --rule --max-evals --max-iterations --threads --memory \
            --no-relerr-filter --seed --params --calls --progress --json \
            --file --help --version --params-file --transform 'Exit status' \
+           --components --ncomp --norm \
            Examples SIGTERM SIGHUP; do
     grep -q -e "$opt" "$out" || { missing=1; echo "# --help lacks $opt"; }
 done

@@ -232,7 +232,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     double *lo, *w, below[8], relative[8], t1[8];
     cubature_sums sums[8];
     classify_request req[8];
-    cubature_job job;
+    cubature_job job = {0};
     int rc;
 
     for (int k = 0; k < K; k++) {
@@ -262,6 +262,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     job.integrand = f;
     job.rule = rule;
     job.n = n;
+    job.ncomp = 1;
     job.capacity = 4 * total;
     job.integrals = K;
     job.params = NULL;
@@ -269,7 +270,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job);
     if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, counts);
     if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, below, relative);
-    if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, req, sums);
+    if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, req, sums, NULL);
     for (int k = 0; rc == PAGANI_OK && k < K; k++) {
         void *st = ctx->backend_state;
         out[k].sums = sums[k];
@@ -278,7 +279,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
         if (rc == PAGANI_OK) rc = ops->threshold_stats(st, k, sums[k].max_error, &out[k].all);
         if (rc == PAGANI_OK) rc = ops->threshold_stats(st, k, 0.5 * t1[k], &out[k].t2);
     }
-    if (rc == PAGANI_OK) rc = ops->filter_split(ctx->backend_state, t1, counts);
+    if (rc == PAGANI_OK) rc = ops->filter_split(ctx->backend_state, t1, counts, NULL);
     for (int k = 0; k < K; k++) out[k].split = counts[k];
     if (rc != PAGANI_OK) tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
     pagani_rule_destroy(rule);

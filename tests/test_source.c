@@ -460,8 +460,8 @@ static void test_cuda_context(void)
 
 static void test_wrap(void)
 {
-    char *cuda = pagani_source_wrap("return x[0];", 3, PAGANI_TARGET_CUDA);
-    char *host = pagani_source_wrap("x[0]", 3, PAGANI_TARGET_HOST);
+    char *cuda = pagani_source_wrap("return x[0];", 3, 0, PAGANI_TARGET_CUDA);
+    char *host = pagani_source_wrap("x[0]", 3, 0, PAGANI_TARGET_HOST);
     tap_ok(cuda && strstr(cuda, "__device__ __forceinline__ double") &&
            strstr(cuda, "pagani_integrand_device(const double *x, "
                         "const void *params)") &&

@@ -35,6 +35,7 @@ __device__ __forceinline__ double pagani_warp_max(double v)
     return v;
 }
 
+#if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
 /*
  * One region per group of shape.tpr threads (a whole number of warps);
  * blockDim.x / tpr groups per block, so small rules put several regions in
@@ -238,3 +239,4 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         rule_max[region] = (float)fmax_q;
     }
 }
+#endif /* !PAGANI_VECTOR */

@@ -6,6 +6,7 @@
  * compiles it per integrand with the integrand inlined.
  */
 
+#if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
 /*
  * One warp per region, eight regions per 256-thread block. The warp finds
  * the region's integral k (a warp search over offsets) and reads its V
@@ -102,3 +103,4 @@ pagani_cubature_probe(const double *__restrict__ lower,
     }
 #endif
 }
+#endif /* !PAGANI_VECTOR */

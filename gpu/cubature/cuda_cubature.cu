@@ -61,6 +61,7 @@
 #include "gpu/cubature/batch_layout.h"
 #include "gpu/cubature/rule_pack.h"
 #include "gpu/cubature/cubature_kernel_src.h" /* generated: pagani_cubature_kernel_src */
+#include "rules/component_norm.h"
 
 #define RED_THREADS 256   /* threads of the tile, sort and split kernels */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
@@ -136,10 +137,13 @@ split_kernel(int n, long long stride, long long count, int implicit,
     parent[j] = value[i];
 }
 
+#include "gpu/cubature/cubature_vector.cuh"
+
 /* ---- state ----------------------------------------------------------- */
 
 /* An integrand's compiled evaluate and probe kernels
- * (device_module[PAGANI_CUBATURE]). */
+ * (device_module[PAGANI_CUBATURE]); one of several components has one
+ * kernel for both (cubature_evaluate_vector.cuh). */
 typedef struct cuda_integrand {
     cuda_module *module;
     cudaKernel_t kernels[2];   /* evaluate, probe */
@@ -214,6 +218,7 @@ struct cuda_cubature {
     int have_packed;
     const pagani_rule *rule;
     cudaKernel_t evaluate, probe;
+    cubature_vector vec;       /* an integrand of several components */
 };
 
 static size_t align_up(size_t x)
@@ -283,7 +288,7 @@ static void sort_pointers(const cuda_cubature *c, double **rows, size_t *pitch, 
     *index = (int *)(base + 3 * *pitch);
 }
 
-static size_t cu_bytes_per_region(int n)
+static size_t cu_bytes_per_region(int n, int ncomp)
 {
     return (size_t)n * (sizeof(double) + sizeof(short)) /* parents' lower and
                                                            levels; 2 lists */
@@ -294,12 +299,15 @@ static size_t cu_bytes_per_region(int n)
            + 1                              /* tile partials */
            + (n < 6 ? 3 * sizeof(double) + sizeof(int) : 0) /* the sort's
                                          arrays, unless a box list holds them */
-           + 5;                             /* alignment and CUB scratch */
+           + 5                              /* alignment and CUB scratch */
+           + vector_bytes_per_region(ncomp); /* several components */
 }
 
 size_t cuda_cubature_bytes_held(const cuda_state *st)
 {
-    return st->cubature ? st->cubature->slab_bytes + st->cubature->batch_bytes : 0;
+    return st->cubature ? st->cubature->slab_bytes + st->cubature->batch_bytes +
+                              st->cubature->vec.block_bytes
+                        : 0;
 }
 
 /* The host's arrays per integral. */
@@ -335,6 +343,7 @@ void cuda_cubature_free(cuda_state *st)
     cudaFree(c->batch);
     cudaFree(c->consts);
     cudaFree(c->dense);
+    vector_free(&c->vec);
     free_results(c);
     if (c->host_sorted) cudaFreeHost(c->host_sorted);
     free_host_integrals(c);
@@ -581,6 +590,8 @@ static tiling all_tiles(const cuda_cubature *c, int level)
     return tl;
 }
 
+#include "gpu/cubature/cuda_cubature_vector.cuh"
+
 /* ---- the operations -------------------------------------------------- */
 
 /* CUB's scratch for the kept scan and the two sorts of `items` items. */
@@ -648,6 +659,17 @@ static int cu_setup(void *state, const cubature_job *job)
     most_tiles = job->capacity / TILE + K + 1;
     if ((rc = cub_temp_bytes(st, job->capacity, &temp)) != PAGANI_OK) return rc;
     need = carve(c, NULL, job->n, job->capacity, stride, most_tiles, temp);
+    /* The budget counts the vector block and the slab together: the block
+     * goes before the slab grows into its memory and for a scalar job, and
+     * a vector job gets a slab of its own size (with the same sizes again,
+     * nothing is reallocated) */
+    if (need > c->slab_bytes || job->ncomp == 1) vector_free_block(&c->vec);
+    if (job->ncomp > 1 && need < c->slab_bytes) {
+        vector_free_block(&c->vec);
+        cudaFree(c->slab);
+        c->slab = NULL;
+        c->slab_bytes = 0;
+    }
     if ((rc = grow(st, &c->slab, &c->slab_bytes, need)) != PAGANI_OK) return rc;
     carve(c, (char *)c->slab, job->n, job->capacity, stride, most_tiles, temp);
 
@@ -680,7 +702,10 @@ static int cu_setup(void *state, const cubature_job *job)
     c->evaluate = ci->kernels[0];
     c->probe = ci->kernels[1];
     for (int k = 0; k < K; k++) c->counts[k] = 0;
-    if ((rc = upload_rule(st, job->rule)) != PAGANI_OK) return rc;
+    if ((rc = upload_rule(st, job->rule)) != PAGANI_OK ||
+        (rc = vector_setup(st, job, stride, most_tiles, c->packed.shape.nweights,
+                           c->evaluate)) != PAGANI_OK)
+        return rc;
     CUDA_TRY(ctx, cudaMemsetAsync(c->nonfinite, 0xff, (size_t)K * sizeof *c->nonfinite,
                                   st->stream));
     CUDA_TRY(ctx, cudaMemsetAsync(c->ticket, 0, sizeof *c->ticket, st->stream));
@@ -780,6 +805,8 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     }
     shape.tpr = tpr;
     shape.implicit = c->implicit;
+    if (c->vec.ncomp > 1)
+        return vector_evaluate(st, shape, probing, probe_below[0], probe_relative[0]);
     /* The rule's largest |f| per region waits in the scan buffer for the
      * probe kernel (filter_split's scan comes later). */
     float *rule_max = (float *)c->scan;
@@ -830,16 +857,23 @@ static void read_sums(const cuda_cubature *c, int k, cubature_sums *s)
     }
 }
 
-static int cu_classify(void *state, const classify_request *requests, cubature_sums *sums)
+static int cu_classify(void *state, const classify_request *requests, cubature_sums *sums,
+                       double *components)
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
     const int K = c->integrals;
+    const classify_request *asked = requests;
     csum_sink sink = {c->partials[0], (integral_sums *)c->results_dev, c->nonfinite};
     tiling tl = all_tiles(c, 0);
     int rc;
 
     c->sorted_valid = 0;
+    /* several components: their two-level errors first, then (V, E) are
+     * classified as they stand */
+    if (c->vec.ncomp > 1 && c->count > 0 &&
+        (rc = vector_two_level(st, asked, &requests)) != PAGANI_OK)
+        return rc;
     if (c->count > 0 && (K > 1 || requests[0].classify)) {
         /* One integral's request goes by value, K of them in one copy. */
         const classify_request *device_requests = K > 1 ? c->requests : NULL;
@@ -869,6 +903,8 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
         c->active_counts[k] = sums[k].active;
         c->device_counts[k] = -1;
     }
+    if (c->vec.ncomp > 1 && components)
+        return vector_classify_sums(st, asked, components);
     return PAGANI_OK;
 }
 
@@ -1093,7 +1129,8 @@ static int fetch_kept(cuda_state *st, long long *new_counts)
     return PAGANI_OK;
 }
 
-static int cu_filter_split(void *state, const double *thresholds, long long *new_counts)
+static int cu_filter_split(void *state, const double *thresholds, long long *new_counts,
+                           double *finished)
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
@@ -1111,6 +1148,11 @@ static int cu_filter_split(void *state, const double *thresholds, long long *new
         new_counts[k] = 2 * mine;
         kept += mine;
     }
+    /* several components: the dropped regions' sums while the active flags
+     * are classify's */
+    if (c->vec.ncomp > 1 && finished &&
+        (rc = vector_finished_sums(st, thresholds, finished)) != PAGANI_OK)
+        return rc;
     if (count > 0) {
         const kept_flag keep = {c->active, c->error, K > 1 ? -1.0 : thresholds[0], count};
         kept_iter it(thrust::counting_iterator<int>(0), keep);
@@ -1135,6 +1177,7 @@ static int cu_filter_split(void *state, const double *thresholds, long long *new
                 return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "split of %lld regions "
                                    "exceeds the capacity %lld", kept, c->capacity);
         }
+        if (c->vec.ncomp > 1 && (rc = vector_parents(st, keep)) != PAGANI_OK) return rc;
         split_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
                        st->stream>>>(c->n, c->stride, count, c->implicit, c->offsets, K,
                                      c->initial, c->lower[c->cur], c->level[c->cur],
@@ -1180,6 +1223,7 @@ static int cu_region_point(void *state, long long region, int point, double *x)
 extern "C" const cubature_ops pagani_cuda_cubature_ops = {
     cu_setup,
     cu_load,
+    cu_set_weights,
     cu_evaluate,
     cu_classify,
     cu_threshold_stats,
@@ -1192,8 +1236,10 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
 
 int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
-    static const char *const names[2] = {"pagani_cubature_evaluate",
-                                         "pagani_cubature_probe"};
+    static const char *const scalar[2] = {"pagani_cubature_evaluate",
+                                          "pagani_cubature_probe"};
+    static const char *const vector[1] = {"pagani_cubature_evaluate_vector"};
+    const int several = f->vector_form && f->ncomp > 1;
     pagani_context *ctx = st->ctx;
     const char *env = getenv("PAGANI_CUDA_EVAL_OPTIONS");
     size_t len = strlen(pagani_cubature_kernel_src);
@@ -1220,8 +1266,8 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
         }
     }
     memcpy(end, pagani_cubature_kernel_src, len + 1);
-    rc = cuda_integrand_kernels(ctx, f, text, "cubature", names, ci->kernels, 2,
-                                &ci->module);
+    rc = cuda_integrand_kernels(ctx, f, text, "cubature", several ? vector : scalar,
+                                ci->kernels, several ? 1 : 2, &ci->module);
     free(text);
     if (rc != PAGANI_OK) {
         free(ci);

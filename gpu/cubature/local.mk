@@ -1,8 +1,10 @@
 # gpu/cubature: PAGANI_CUBATURE on the CUDA backend. cuda_cubature.cu (nvcc:
 # CUB scans and sorts, the split kernel; the tile kernels of classify,
 # threshold and split in cubature_tiles.cuh, the sorted copy's in
-# cubature_sorted.cuh) holds the operations; the evaluate and probe
-# kernels (cubature_evaluate.cuh, cubature_probe.cuh) and the math they
+# cubature_sorted.cuh, a vector integrand's in cubature_vector.cuh with
+# their host side in cuda_cubature_vector.cuh) holds the operations; the
+# evaluate and probe kernels (cubature_evaluate.cuh, cubature_probe.cuh,
+# for several components cubature_evaluate_vector.cuh) and the math they
 # share with the host
 # (cubature_math.h, rules/probe.h) become one C string,
 # gpu/cubature/cubature_kernel_src.h, that NVRTC compiles per integrand.
@@ -22,22 +24,30 @@ gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
 	$(top_srcdir)/gpu/cubature/batch_layout.h \
 	$(top_srcdir)/gpu/cubature/cubature_tiles.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_sorted.cuh \
+	$(top_srcdir)/gpu/cubature/cubature_vector.cuh \
+	$(top_srcdir)/gpu/cubature/cuda_cubature_vector.cuh \
+	$(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
 	$(top_srcdir)/rules/probe.h $(top_srcdir)/src/backend.h \
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
 endif
 
 PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
+	$(top_srcdir)/gpu/jit/vector_eval.cuh \
 	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/rules/probe.h \
+	$(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h \
 	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh \
-	$(top_srcdir)/gpu/cubature/cubature_probe.cuh
+	$(top_srcdir)/gpu/cubature/cubature_probe.cuh \
+	$(top_srcdir)/gpu/cubature/cubature_evaluate_vector.cuh
 gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
 	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_cubature_kernel_src \
-	  'gpu/cubature/cubature_math.h, cubature_evaluate.cuh and cubature_probe.cuh' \
+	  'gpu/cubature/cubature_math.h and the evaluate kernels' \
 	  $(PAGANI_CUBATURE_KERNEL_PARTS)
 
 EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh \
 	gpu/cubature/cubature_probe.cuh gpu/cubature/cubature_tiles.cuh \
-	gpu/cubature/cubature_sorted.cuh
+	gpu/cubature/cubature_sorted.cuh gpu/cubature/cubature_vector.cuh \
+	gpu/cubature/cuda_cubature_vector.cuh \
+	gpu/cubature/cubature_evaluate_vector.cuh
 CLEANFILES += gpu/cubature/cubature_kernel_src.h

@@ -28,7 +28,11 @@ int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
     if (!f->source)
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the CUDA backend runs "
                            "integrands given as source only");
-    if (!(unit = pagani_source_wrap(f->source, f->n, PAGANI_TARGET_CUDA)))
+    /* a vector form defines PAGANI_NCOMP and pagani_integrand_device_vector
+     * instead of pagani_integrand_device: the kernel texts test the macro */
+    unit = pagani_source_wrap(f->source, f->n, f->vector_form ? f->ncomp : 0,
+                              PAGANI_TARGET_CUDA);
+    if (!unit)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
     a = strlen(unit);
     b = strlen(kernels);

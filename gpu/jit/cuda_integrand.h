@@ -6,7 +6,10 @@
  * with NVRTC's diagnostics of a missing return value and of a variable
  * read before it is set made errors (PAGANI_ERR_COMPILE). Any
  * method's kernels are built this way (cuda_cubature.cu, cuda_qmc.c,
- * cuda_vegas.c).
+ * cuda_vegas.c). A vector integrand's unit (f->vector_form) defines
+ * PAGANI_NCOMP and pagani_integrand_device_vector instead of
+ * pagani_integrand_device: kernel texts choose their form by
+ * #ifdef PAGANI_NCOMP.
  */
 #ifndef PAGANI_GPU_CUDA_INTEGRAND_H
 #define PAGANI_GPU_CUDA_INTEGRAND_H

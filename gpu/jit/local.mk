@@ -8,3 +8,6 @@ libpagani_la_SOURCES += \
 	gpu/jit/cuda_integrand.h \
 	gpu/jit/cuda_integrand.c
 endif
+
+# pasted into every method's kernel text (their local.mk)
+EXTRA_DIST += gpu/jit/vector_eval.cuh

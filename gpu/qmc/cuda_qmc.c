@@ -7,7 +7,8 @@
  *
  * Per call of sums: one copy of the running integrals' ids to the device,
  * one launch for all of them, one copy of their shifts' exact sums and
- * fault indices back to the host (live * R * 552 bytes). Device buffers
+ * fault indices back to the host (live * R * (544 ncomp + 8) bytes, ncomp
+ * components of a vector integrand, else 1). Device buffers
  * (the boxes, the parameter blocks, the sums of every integral) belong to
  * the state of one run (setup .. release); nothing is allocated per call.
  */
@@ -26,6 +27,9 @@
 #define QMC_THREADS PAGANI_QMC_THREADS
 #define QMC_MIN_PER_THREAD 16ULL
 #define QMC_MAX_PER_THREAD 4096ULL
+/* A vector integrand's block holds group * ncomp exact accumulators in
+ * shared memory: at most this many. */
+#define QMC_VECTOR_SUMS 64
 
 /* An integrand's compiled QMC kernels (device_module[PAGANI_QMC]). */
 typedef struct cuda_qmc_integrand {
@@ -38,8 +42,12 @@ typedef struct cuda_qmc {
     cuda_state *st;
     qmc_job job;
     cuda_qmc_integrand *kernels;
-    unsigned long long *acc;     /* live * shifts * BINS, then live * shifts
-                                    fault words (room for every integral) */
+    int ncomp;                   /* sums per point: f's components */
+    int group_max;               /* most integrals a block sums */
+    size_t shared;               /* dynamic shared memory of a sums block */
+    unsigned long long *acc;     /* live * ncomp * shifts * BINS, then live *
+                                    shifts fault words (room for every
+                                    integral) */
     unsigned long long *host;    /* the same, on the host */
     void *params;                /* the parameter blocks */
     double *box;                 /* integral k: lower[n], then width[n] */
@@ -137,6 +145,26 @@ static int upload_job(cuda_qmc *q)
                                           "parameter blocks");
 }
 
+/* The shape of the sums launches of a vector integrand of several
+ * components (qmc_kernel.cuh): at most QMC_VECTOR_SUMS accumulators of 544
+ * bytes a block, in dynamic shared memory, which may go beyond the default
+ * 48 KB with the static tile. A scalar integrand's block needs none. */
+static int plan_vector(cuda_qmc *q)
+{
+    cuda_state *st = q->st;
+    q->group_max = PAGANI_QMC_GROUP_MAX;
+    q->shared = 0;
+    if (q->ncomp == 1) return PAGANI_OK;   /* the scalar kernel runs it */
+    while (q->group_max > 1 && q->group_max * q->ncomp > QMC_VECTOR_SUMS)
+        q->group_max /= 2;
+    q->shared = (size_t)q->group_max * q->ncomp * PAGANI_XSUM_BINS * 8;
+    CUDA_TRY(st->ctx, cudaKernelSetAttributeForDevice(
+                          q->kernels->sums,
+                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          (int)q->shared, st->device));
+    return PAGANI_OK;
+}
+
 /* The state of a job: its kernels, the device copies of the boxes and
  * parameter blocks, and room for the sums of every integral. */
 static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
@@ -145,7 +173,8 @@ static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
     pagani_context *ctx = st->ctx;
     pagani_integrand *f = job->integrand;
     size_t K = (size_t)job->integrals;
-    size_t words = K * (size_t)job->shifts * (PAGANI_XSUM_BINS + 1);
+    size_t words = K * (size_t)job->shifts *
+                   ((size_t)job->ncomp * PAGANI_XSUM_BINS + 1);
     size_t bytes = params_bytes(job);
     cuda_qmc *q;
     int rc;
@@ -161,7 +190,9 @@ static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
     q->st = st;
     q->job = *job;
     q->kernels = f->device_module[PAGANI_QMC];
+    q->ncomp = job->ncomp;
     *qmc_state = q;
+    if ((rc = plan_vector(q)) != PAGANI_OK) return rc;
     CUDA_TRY(ctx, cudaMalloc((void **)&q->acc, words * 8));
     CUDA_TRY(ctx, cudaMalloc(&q->params, bytes ? bytes : 8));
     CUDA_TRY(ctx, cudaMalloc((void **)&q->box,
@@ -197,7 +228,7 @@ static void fill_args(const cuda_qmc *q, pagani_qmc_args *a, int first_shift,
 }
 
 /* The shape of a sums launch, into a: integrals per block (the power of 2
- * that covers `live`, at most PAGANI_QMC_GROUP_MAX) and points per block
+ * that covers `live`, at most q->group_max) and points per block
  * (whole tiles): enough blocks to fill the device (about 8 per
  * multiprocessor over the shifts x groups of integrals), each thread
  * evaluating at least QMC_MIN_PER_THREAD points (its final reduction costs
@@ -214,7 +245,7 @@ static unsigned long long launch_shape(const cuda_qmc *q, int live, int shifts,
     unsigned long long along_x, per_tile, lo, hi, per_block;
     int group = 1;
 
-    while (group < live && group < PAGANI_QMC_GROUP_MAX) group *= 2;
+    while (group < live && group < q->group_max) group *= 2;
     *groups = (unsigned)((live + group - 1) / group);
     along_x = want / ((unsigned long long)shifts * *groups) + 1;
     per_tile = tile * (unsigned long long)group;  /* evaluations per tile */
@@ -229,18 +260,38 @@ static unsigned long long launch_shape(const cuda_qmc *q, int live, int shifts,
     return (count + a->per_block - 1) / a->per_block;
 }
 
-/* What the integrand returned at a fault, for the report (best effort:
- * NaN when it cannot be had): the points kernel at that one point. */
-static double fault_value(cuda_qmc *q, const qmc_fault *fault)
+/* The component of a fault and what the integrand returned there, from
+ * the values f[0..ncomp-1] at its point: the first value that is not
+ * finite; if none is (the product with the Jacobian overflowed), the
+ * largest in magnitude. */
+static void fault_component(qmc_fault *fault, const double *f, int ncomp)
+{
+    int c = 0;
+    while (c < ncomp && isfinite(f[c])) c++;
+    if (c == ncomp) {
+        c = 0;
+        for (int i = 1; i < ncomp; i++)
+            if (fabs(f[i]) > fabs(f[c])) c = i;
+    }
+    fault->component = c;
+    fault->value = f[c];
+}
+
+/* Fills fault's value and component, for the report (best effort: NaN
+ * and component 0 when they cannot be had): the points kernel at that one
+ * point. */
+static void fault_value(cuda_qmc *q, qmc_fault *fault)
 {
     cuda_state *st = q->st;
-    double *x = NULL, *fx = NULL, value = NAN;
+    const int ncomp = q->ncomp;
+    double *x = NULL, *fx = NULL, value[PAGANI_MAX_COMPONENTS];
     pagani_qmc_args a;
     void *args[5];
 
     fill_args(q, &a, fault->shift, fault->k, 1, 1);
     a.integral = fault->integral;
-    if (cudaMalloc((void **)&x, (size_t)(q->job.n + 1) * sizeof(double)) ==
+    for (int c = 0; c < ncomp; c++) value[c] = NAN;
+    if (cudaMalloc((void **)&x, (size_t)(q->job.n + ncomp) * sizeof(double)) ==
         cudaSuccess) {
         dim3 one = {1, 1, 1}, block = {QMC_THREADS, 1, 1};
         fx = x + q->job.n;
@@ -251,19 +302,21 @@ static double fault_value(cuda_qmc *q, const qmc_fault *fault)
         args[4] = &fx;
         if (cudaLaunchKernel((const void *)q->kernels->points, one, block,
                              args, 0, st->stream) != cudaSuccess ||
-            cudaMemcpyAsync(&value, fx, sizeof value, cudaMemcpyDeviceToHost,
+            cudaMemcpyAsync(value, fx, (size_t)ncomp * sizeof *value,
+                            cudaMemcpyDeviceToHost,
                             st->stream) != cudaSuccess ||
             cudaStreamSynchronize(st->stream) != cudaSuccess)
-            value = NAN;
+            for (int c = 0; c < ncomp; c++) value[c] = NAN;
         cudaFree(x);
     }
     (void)cudaGetLastError();
-    return value;
+    fault_component(fault, value, ncomp);
 }
 
 /* qmc_ops.sums: one launch over (point blocks, shifts, integrals), see
- * qmc_kernel.cuh; the sums and fault words of the running integrals come
- * back in one copy. */
+ * qmc_kernel.cuh; the sums (integral m's component c for shift r in
+ * slot (m * ncomp + c) * shifts + r) and fault words (slot m * shifts + r)
+ * of the running integrals come back in one copy. */
 static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
                    int shifts, unsigned long long first,
                    unsigned long long count, unsigned long long leap,
@@ -273,7 +326,7 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
     cuda_state *st = q->st;
     pagani_context *ctx = st->ctx;
     size_t slots = (size_t)live * (size_t)shifts;
-    size_t bins = slots * PAGANI_XSUM_BINS;
+    size_t sums = slots * (size_t)q->ncomp, bins = sums * PAGANI_XSUM_BINS;
     unsigned long long *dev_faults = q->acc + bins, *hf = q->host + bins;
     unsigned long long blocks;
     unsigned groups;
@@ -307,18 +360,20 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
                      groups < 65535 ? groups : 65535};
         dim3 block = {QMC_THREADS, 1, 1};
         CUDA_TRY(ctx, cudaLaunchKernel((const void *)q->kernels->sums, grid, block,
-                                       args, 0, st->stream));
+                                       args, q->shared, st->stream));
     }
     CUDA_TRY(ctx, cudaMemcpyAsync(q->host, q->acc, (bins + slots) * 8,
                                   cudaMemcpyDeviceToHost, st->stream));
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
 
-    for (size_t j = 0; j < slots; j++) {
-        qmc_fault *fault = &faults[j / (size_t)shifts];
+    for (size_t j = 0; j < sums; j++) {
         for (int b = 0; b < PAGANI_XSUM_BINS; b++)
             out[j].bin[b] = (long long)q->host[j * PAGANI_XSUM_BINS + b];
         out[j].load = PAGANI_XSUM_MAX_LOAD - 1;
         pagani_xsum_normalize(&out[j]);
+    }
+    for (size_t j = 0; j < slots; j++) {
+        qmc_fault *fault = &faults[j / (size_t)shifts];
         if (hf[j] != ~0ULL && (fault->k == 0 || hf[j] < fault->k)) {
             fault->k = hf[j];
             fault->shift = first_shift + (int)(j % (size_t)shifts);
@@ -327,7 +382,7 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
     }
     for (int m = 0; m < live; m++)
         if (faults[m].k) {
-            faults[m].value = fault_value(q, &faults[m]);
+            fault_value(q, &faults[m]);
             any = 1;
         }
     return any ? PAGANI_ERR_NONFINITE : PAGANI_OK;

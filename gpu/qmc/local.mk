@@ -10,6 +10,7 @@ gpu/qmc/cuda_qmc.lo: gpu/qmc/qmc_kernel_src.h
 endif
 
 PAGANI_QMC_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
+	$(top_srcdir)/gpu/jit/vector_eval.cuh \
 	$(top_srcdir)/src/sampling/zinterhof.h \
 	$(top_srcdir)/src/sampling/exact_sum.h $(top_srcdir)/src/sampling/qmc_point.h \
 	$(top_srcdir)/gpu/qmc/qmc_args.h $(top_srcdir)/gpu/qmc/qmc_kernel.cuh

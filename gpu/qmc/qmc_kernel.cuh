@@ -17,6 +17,76 @@
 
 #define PAGANI_QMC_TILE PAGANI_QMC_TILE_POINTS(PAGANI_N)
 
+/* Thread threadIdx.x's point of a tile in the unit cube: its coordinates
+ * into unit[i * PAGANI_QMC_TILE + threadIdx.x] and its Jacobian into
+ * jac[threadIdx.x]; state[] steps on to the thread's point of the next
+ * tile. */
+__device__ __forceinline__ void pagani_qmc_tile_point(const pagani_qmc_args &a,
+                                                      pagani_u128 *state,
+                                                      double *unit, double *jac)
+{
+    double w = 1.0;
+#pragma unroll
+    for (int i = 0; i < PAGANI_N; i++) {
+        pagani_u128 step;
+        step.hi = a.tile_step[i][0];
+        step.lo = a.tile_step[i][1];
+        unit[i * PAGANI_QMC_TILE + threadIdx.x] =
+            pagani_qmc_unit(state[i], a.transform, &w);
+        state[i] = pagani_u128_add(state[i], step);
+    }
+    jac[threadIdx.x] = w;
+}
+
+/* Point q of a tile mapped to the box (lower, width) into x. */
+__device__ __forceinline__ void pagani_qmc_tile_x(const double *unit, int q,
+                                                  const double *lower,
+                                                  const double *width,
+                                                  double *x)
+{
+#pragma unroll
+    for (int i = 0; i < PAGANI_N; i++)
+        x[i] = pagani_qmc_map(unit[i * PAGANI_QMC_TILE + q], __ldg(&lower[i]),
+                              __ldg(&width[i]));
+}
+
+#if PAGANI_VECTOR
+/* Adds a finite double v exactly to the accumulator bins[0 ..
+ * PAGANI_XSUM_BINS) in shared memory, by 64-bit integer atomics (the
+ * pieces of pagani_xsum_add). */
+__device__ __forceinline__ void pagani_qmc_shared_add(unsigned long long *bins,
+                                                      double v)
+{
+    long long d[3];
+    const int j = pagani_xsum_pieces(v, d);
+#pragma unroll
+    for (int i = 0; i < 3; i++)
+        if (d[i]) atomicAdd(&bins[j + i], (unsigned long long)d[i]);
+}
+
+/* A vector integrand's values at x times the Jacobian w, added to the
+ * group's accumulators sums[c * PAGANI_XSUM_BINS ..]; when one is not
+ * finite, none is added and false returned. */
+__device__ __forceinline__ bool pagani_qmc_vector_add(const double *x,
+                                                      const void *p, double w,
+                                                      unsigned long long *sums)
+{
+    double f[PAGANI_NCOMP];
+    bool finite = true;
+    pagani_vector_eval(x, p, f);
+#pragma unroll
+    for (int c = 0; c < PAGANI_NCOMP; c++) {
+        f[c] = __dmul_rn(f[c], w);
+        finite = finite && isfinite(f[c]);
+    }
+    if (!finite) return false;
+#pragma unroll
+    for (int c = 0; c < PAGANI_NCOMP; c++)
+        pagani_qmc_shared_add(sums + c * PAGANI_XSUM_BINS, f[c]);
+    return true;
+}
+#endif
+
 /*
  * The exact sums of f(x) * w for a block or a leap of indices, every shift
  * and every running integral, each point made once for all the integrals
@@ -39,6 +109,16 @@
  * any launch shape and any other integrals (no floating-point atomics). A
  * value that is not finite is left out and its k goes to fault[m][shift]
  * (atomicMin: the smallest is kept).
+ *
+ * A vector integrand (PAGANI_VECTOR: PAGANI_NCOMP > 1 components; the host
+ * keeps group * PAGANI_NCOMP <= 64): the same mapping of points to
+ * threads, but the block's accumulators, one per integral of the group
+ * and component, are in dynamic shared memory (group * PAGANI_NCOMP * 544 bytes), and each
+ * thread adds its point's components to them by 64-bit integer atomics (a
+ * block adds at most 2^19 points an integral, below 2^51 a bin); at the
+ * end thread s < group * PAGANI_NCOMP normalises accumulator s and adds
+ * it to acc[(m * PAGANI_NCOMP + c) * shifts + shift][bin]. A point where
+ * some component is not finite is left out of every component's sums.
  */
 extern "C" __global__ void __launch_bounds__(PAGANI_QMC_THREADS)
 pagani_qmc_sums(const pagani_qmc_args a, const void *params,
@@ -47,6 +127,9 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
 {
     __shared__ double unit[PAGANI_N * PAGANI_QMC_TILE]; /* [axis][point] */
     __shared__ double jac[PAGANI_QMC_TILE];
+#if PAGANI_VECTOR
+    extern __shared__ unsigned long long pagani_qmc_acc[]; /* [g][c][bin] */
+#endif
     const int group = a.group, lanes = PAGANI_QMC_THREADS / group;
     const int g = (int)threadIdx.x % group, lane = (int)threadIdx.x / group;
     const unsigned shift = (unsigned)a.first_shift + blockIdx.y;
@@ -67,9 +150,17 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
         const double *lower = box + (size_t)(id < 0 ? 0 : id) * 2 * PAGANI_N;
         const double *width = lower + PAGANI_N;
         pagani_u128 state[PAGANI_N];
+#if PAGANI_VECTOR
+        unsigned long long *mine =
+            pagani_qmc_acc + (size_t)g * PAGANI_NCOMP * PAGANI_XSUM_BINS;
+        for (int i = threadIdx.x; i < group * PAGANI_NCOMP * PAGANI_XSUM_BINS;
+             i += PAGANI_QMC_THREADS)
+            pagani_qmc_acc[i] = 0;   /* used after the tile's barrier */
+#else
         pagani_xsum s;
 
         pagani_xsum_zero(&s);
+#endif
 #pragma unroll
         for (int i = 0; i < PAGANI_N; i++)
             state[i] = pagani_qmc_state(a.seed, shift, (unsigned)i, k_first,
@@ -79,36 +170,48 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
              t0 += PAGANI_QMC_TILE) {
             const int points = j_end - t0 < PAGANI_QMC_TILE ? (int)(j_end - t0)
                                                             : PAGANI_QMC_TILE;
-            if ((int)threadIdx.x < points) {
-                double w = 1.0;
-#pragma unroll
-                for (int i = 0; i < PAGANI_N; i++) {
-                    pagani_u128 step;
-                    step.hi = a.tile_step[i][0];
-                    step.lo = a.tile_step[i][1];
-                    unit[i * PAGANI_QMC_TILE + threadIdx.x] =
-                        pagani_qmc_unit(state[i], a.transform, &w);
-                    state[i] = pagani_u128_add(state[i], step);
-                }
-                jac[threadIdx.x] = w;
-            }
+            if ((int)threadIdx.x < points)
+                pagani_qmc_tile_point(a, state, unit, jac);
             __syncthreads();
             for (int q = lane; id >= 0 && q < points; q += lanes) {
-                double x[PAGANI_N], v;
-#pragma unroll
-                for (int i = 0; i < PAGANI_N; i++)
-                    x[i] = pagani_qmc_map(unit[i * PAGANI_QMC_TILE + q],
-                                          __ldg(&lower[i]), __ldg(&width[i]));
-                v = __dmul_rn(pagani_integrand_device(x, p), jac[q]);
+                double x[PAGANI_N];
+                pagani_qmc_tile_x(unit, q, lower, width, x);
+#if PAGANI_VECTOR
+                if (!pagani_qmc_vector_add(x, p, jac[q], mine))
+                    atomicMin(&fault[slot], a.first + (t0 + q) * a.leap);
+#else
+                double v = __dmul_rn(pagani_integrand_device(x, p), jac[q]);
                 if (!isfinite(v)) {
                     atomicMin(&fault[slot], a.first + (t0 + q) * a.leap);
                     continue;
                 }
                 pagani_xsum_add(&s, v);
+#endif
             }
             __syncthreads();   /* the tile is remade */
         }
 
+#if PAGANI_VECTOR
+        __syncthreads();   /* every point added (also with no tile) */
+        for (int i = threadIdx.x; i < group * PAGANI_NCOMP;
+             i += PAGANI_QMC_THREADS) {
+            const int mi = base + i / PAGANI_NCOMP, c = i % PAGANI_NCOMP;
+            const size_t at = ((size_t)mi * PAGANI_NCOMP + c) * gridDim.y +
+                              blockIdx.y;
+            pagani_xsum t;
+            if (mi >= a.live) continue;
+#pragma unroll 1
+            for (int b = 0; b < PAGANI_XSUM_BINS; b++)
+                t.bin[b] = (long long)pagani_qmc_acc[i * PAGANI_XSUM_BINS + b];
+            pagani_xsum_normalize(&t);   /* digits: < 2^63 over the blocks */
+#pragma unroll 1
+            for (int b = 0; b < PAGANI_XSUM_BINS; b++)
+                if (t.bin[b])
+                    atomicAdd(&acc[at * PAGANI_XSUM_BINS + b],
+                              (unsigned long long)t.bin[b]);
+        }
+        __syncthreads();   /* the accumulators are zeroed anew */
+#else
         /* digits in [0, 2^32) (top bin signed): a warp sums < 2^37 per bin */
         pagani_xsum_normalize(&s);
 #pragma unroll 1
@@ -121,6 +224,7 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
                 atomicAdd(&acc[slot * PAGANI_XSUM_BINS + b],
                           (unsigned long long)v);
         }
+#endif
     }
 }
 
@@ -128,7 +232,8 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
  * The points of one shift (a.first_shift) in integral a.integral's box,
  * for tests and fault reports: one thread per point j < count writes
  * x[j * n + i] and, when f is not NULL, the integrand's raw value f[j]
- * with that integral's parameter block.
+ * (a vector integrand's components f[j * ncomp + c]) with that integral's
+ * parameter block.
  */
 extern "C" __global__ void __launch_bounds__(PAGANI_QMC_THREADS)
 pagani_qmc_points(const pagani_qmc_args a, const void *params,
@@ -149,5 +254,9 @@ pagani_qmc_points(const pagani_qmc_args a, const void *params,
         xs[i] = pagani_qmc_coord(s, a.transform, lower[i], width[i], &w);
         x[j * PAGANI_N + i] = xs[i];
     }
+#if PAGANI_VECTOR
+    if (f) pagani_vector_eval(xs, p, f + j * PAGANI_NCOMP);
+#else
     if (f) f[j] = pagani_integrand_device(xs, p);
+#endif
 }

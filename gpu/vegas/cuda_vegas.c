@@ -15,8 +15,11 @@
  *
  * Device memory per integral: its grid (rows * (nb + 1) doubles), bin
  * totals (16 bytes a bin), box, parameter block, the block partials of a
- * pass (72 bytes a block), and for Vegas+ 24 bytes a sub-cube (sigma,
- * counts, offsets); a run that cannot have them is PAGANI_ERR_NO_MEMORY.
+ * pass (80 bytes a block, and 16 ncomp more for a vector integrand of
+ * ncomp components), and for Vegas+ 24 bytes a sub-cube (sigma, counts,
+ * offsets); a run that cannot have them is PAGANI_ERR_NO_MEMORY. A vector
+ * integrand's component sums come back with the partials (16 ncomp bytes
+ * a member).
  *
  * Launch shape: 256 threads a block; each thread takes about T samples,
  * T = clamp(max(N / 2^19, 2 * cells / 256, 8), .., 4096) for N samples per
@@ -80,6 +83,9 @@ typedef struct cuda_vegas {
     void *params;
     size_t params_bytes;
     const void *params_from;         /* the batch's blocks, once copied */
+    double *component_partials;      /* vector integrands: K * max_blocks *
+                                        2 ncomp, and */
+    double *component_out;           /* 2 ncomp per member (else NULL) */
     double *sigma;                   /* Vegas+, per integral */
     long long *counts, *offsets;     /* Vegas+, cubes + 1 per integral */
     void *scan_temp;
@@ -131,6 +137,8 @@ static void cv_release(void *vegas_state)
     cudaFree(v->members);
     cudaFree(v->done);
     cudaFree(v->params);
+    cudaFree(v->component_partials);
+    cudaFree(v->component_out);
     cudaFree(v->sigma);
     cudaFree(v->counts);
     cudaFree(v->offsets);
@@ -295,6 +303,12 @@ static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_stat
     CUDA_TRY(ctx, cudaMalloc((void **)&v->members, sizeof(pagani_vegas_member) * (k + 1)));
     CUDA_TRY(ctx, cudaMalloc((void **)&v->done, sizeof(unsigned) * k));
     CUDA_TRY(ctx, cudaMemsetAsync(v->done, 0, sizeof(unsigned) * k, st->stream));
+    if (job->ncomp > 1) {  /* the kernels' component sums (vegas_kernel.cuh) */
+        const size_t per = 2 * sizeof(double) * (size_t)job->ncomp;
+        CUDA_TRY(ctx, cudaMalloc((void **)&v->component_partials,
+                                 per * (size_t)v->max_blocks * k));
+        CUDA_TRY(ctx, cudaMalloc((void **)&v->component_out, per * k));
+    }
     if ((rc = upload_start(v)) != PAGANI_OK) return rc;
     if (job->plus && (rc = setup_plus(v)) != PAGANI_OK) return rc;
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
@@ -357,6 +371,8 @@ static void fill_args(const cuda_vegas *v, const vegas_pass *pass, int accumulat
     a->sigma = v->sigma;
     a->bins = v->bins;
     a->done = v->done;
+    a->component_partials = v->component_partials;
+    a->component_out = v->component_out;
     if (job->plus && stride == 1) {
         a->mapping = PAGANI_VEGAS_MAP_OFFSETS;
         a->per_thread = v->per_thread_samples;
@@ -438,6 +454,7 @@ static void to_sums(const pagani_vegas_partial *p, long long key_stride,
         sums->fault_cube = (long long)(p->fault_key / (unsigned long long)key_stride);
         sums->fault_sample = (long long)(p->fault_key % (unsigned long long)key_stride);
         sums->fault_value = p->fault_value;
+        sums->fault_component = p->fault_component;
     }
 }
 
@@ -450,8 +467,10 @@ static void bins_out(const cuda_vegas *v, int k, double scale, double *bins)
                   scale;
 }
 
+/* vegas_ops.sample: one launch for the pass's members (vegas_kernel.cuh);
+ * their sums, bins and component sums come back in one synchronisation. */
 static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums,
-                     double *bins)
+                     double *bins, double *components)
 {
     cuda_vegas *v = vegas_state;
     cuda_state *st = v->st;
@@ -502,6 +521,11 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
     }
     CUDA_TRY(ctx, cudaMemcpyAsync(host, v->out, out_bytes, cudaMemcpyDeviceToHost,
                                   st->stream));
+    if (components && v->component_out)
+        CUDA_TRY(ctx, cudaMemcpyAsync(components, v->component_out,
+                                      2 * sizeof(double) * (size_t)v->job.ncomp *
+                                          (size_t)pass->count,
+                                      cudaMemcpyDeviceToHost, st->stream));
     if (accumulate && bins)
         CUDA_TRY(ctx, cudaMemcpyAsync(v->host_bins + 2 * (size_t)v->bin_cells * first,
                                       v->bins + 2 * (size_t)v->bin_cells * first,

@@ -46,6 +46,11 @@ typedef struct pagani_vegas_args {
     double *sigma;               /* Vegas+: cubes each */
     unsigned long long *bins;    /* 2 * bin_cells each: low, high words */
     unsigned *done;              /* a block counter each */
+    /* vector integrands (ncomp components): each block's sums of every
+     * component's mean and variance, 2 ncomp doubles a block, and each
+     * member's, 2 ncomp doubles a member (NULL for a scalar integrand) */
+    double *component_partials;
+    double *component_out;
 } pagani_vegas_args;
 
 /* One integral of a pass: its blocks are block_start .. the next
@@ -65,6 +70,8 @@ typedef struct pagani_vegas_partial {
     long long evaluations, nonzero;
     unsigned long long fault_key;  /* ~0: none */
     long long overflow;
+    int fault_component;           /* of a vector integrand's fault */
+    int pad;
 } pagani_vegas_partial;
 
 #endif /* PAGANI_GPU_VEGAS_ARGS_H */

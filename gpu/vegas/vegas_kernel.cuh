@@ -12,6 +12,13 @@
 #endif
 
 #define PAGANI_VEGAS_THREADS 256
+/* An integrand of several components: its component sums (one component
+ * is run as a scalar integrand) */
+#if defined(PAGANI_NCOMP) && PAGANI_NCOMP > 1
+#define PAGANI_VEGAS_VECTOR 1
+#else
+#define PAGANI_VEGAS_VECTOR 0
+#endif
 #define PAGANI_VEGAS_FULL 0xffffffffu
 
 __device__ __forceinline__ pagani_vegas_partial pagani_vegas_empty(void)
@@ -20,6 +27,7 @@ __device__ __forceinline__ pagani_vegas_partial pagani_vegas_empty(void)
     p.value = p.variance = p.vmax = p.beta_sum = p.fault_value = 0.0;
     p.evaluations = p.nonzero = p.overflow = 0;
     p.fault_key = ~0ULL;
+    p.fault_component = p.pad = 0;
     return p;
 }
 
@@ -37,6 +45,7 @@ __device__ __forceinline__ void pagani_vegas_merge(pagani_vegas_partial *a,
     if (b.fault_key < a->fault_key) {
         a->fault_key = b.fault_key;
         a->fault_value = b.fault_value;
+        a->fault_component = b.fault_component;
     }
 }
 
@@ -58,6 +67,12 @@ __device__ pagani_vegas_partial pagani_vegas_block_merge(pagani_vegas_partial p,
         q.nonzero = __shfl_down_sync(PAGANI_VEGAS_FULL, p.nonzero, off);
         q.fault_key = __shfl_down_sync(PAGANI_VEGAS_FULL, p.fault_key, off);
         q.overflow = __shfl_down_sync(PAGANI_VEGAS_FULL, p.overflow, off);
+#if PAGANI_VEGAS_VECTOR
+        q.fault_component = __shfl_down_sync(PAGANI_VEGAS_FULL,
+                                             p.fault_component, off);
+#else
+        q.fault_component = 0;
+#endif
         if (lane + off < 32) pagani_vegas_merge(&p, q);
     }
     if (lane == 0) scratch[warp] = p;
@@ -117,6 +132,7 @@ __device__ __forceinline__ void pagani_vegas_add(pagani_vegas_partial *p,
     if (o.fault_sample >= 0 && p->fault_key == ~0ULL) {
         p->fault_key = (unsigned long long)(cube * a.key_stride + o.fault_sample);
         p->fault_value = o.fault_value;
+        p->fault_component = o.fault_component;
     }
     if (a.stratify) {
         double s = pow(o.var * (double)count, 0.5 * a.beta);
@@ -124,6 +140,84 @@ __device__ __forceinline__ void pagani_vegas_add(pagani_vegas_partial *p,
         p->beta_sum += s;
     }
 }
+
+/*
+ * A thread's sums of a vector integrand's components (PAGANI_NCOMP):
+ * sum[2 c] of the pieces' means of component c and sum[2 c + 1] of their
+ * variances, added piece by piece as pagani_vegas_add adds value and
+ * variance, so that component 0's equal them bit for bit; piece[] is the
+ * last piece's (pagani_vegas_piece's components). 2 KB a thread at 64
+ * components (local memory). Empty, and every use a no-op, for a scalar
+ * integrand.
+ */
+#if PAGANI_VEGAS_VECTOR
+struct pagani_vegas_csums {
+    double sum[2 * PAGANI_NCOMP];
+    double piece[2 * PAGANI_NCOMP];
+};
+
+/* Zero sums; returns where pagani_vegas_piece writes a piece's
+ * components. */
+__device__ __forceinline__ double *pagani_vegas_cstart(pagani_vegas_csums &cs)
+{
+    for (int c = 0; c < 2 * PAGANI_NCOMP; c++) cs.sum[c] = 0.0;
+    return cs.piece;
+}
+
+/* Adds the last piece's components to the sums. */
+__device__ __forceinline__ void pagani_vegas_cadd(pagani_vegas_csums &cs)
+{
+    for (int c = 0; c < 2 * PAGANI_NCOMP; c++) cs.sum[c] += cs.piece[c];
+}
+
+/* Merges the block's sums in the order of pagani_vegas_block_merge (a
+ * shuffle tree in each warp, then the warps in order), one component at a
+ * time through scratch[] in shared memory (a double per warp); thread 0
+ * writes the result to dst[0 .. 2 PAGANI_NCOMP). Every thread calls it. */
+__device__ void pagani_vegas_cmerge(const pagani_vegas_csums &cs,
+                                    double *scratch, double *dst)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll 1
+    for (int c = 0; c < 2 * PAGANI_NCOMP; c++) {
+        double v = cs.sum[c];
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {
+            const double q = __shfl_down_sync(PAGANI_VEGAS_FULL, v, off);
+            if (lane + off < 32) v += q;
+        }
+        if (lane == 0) scratch[warp] = v;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int w = 1; w < (int)(blockDim.x >> 5); w++) v += scratch[w];
+            dst[c] = v;
+        }
+        __syncthreads();
+    }
+}
+
+/* The last block of a member: thread j sums the block sums j, j + 256,
+ * ... (2 PAGANI_NCOMP doubles each, from 0.0 in block order), as the
+ * partials are read. */
+__device__ __forceinline__ void pagani_vegas_cgather(pagani_vegas_csums &cs,
+                                                     const double *partials,
+                                                     long long begin,
+                                                     long long end)
+{
+    for (int c = 0; c < 2 * PAGANI_NCOMP; c++) cs.sum[c] = 0.0;
+    for (long long j = begin + threadIdx.x; j < end; j += blockDim.x) {
+        const volatile double *v = partials + j * 2 * PAGANI_NCOMP;
+        for (int c = 0; c < 2 * PAGANI_NCOMP; c++) cs.sum[c] += v[c];
+    }
+}
+#else
+struct pagani_vegas_csums {};
+__device__ __forceinline__ double *pagani_vegas_cstart(pagani_vegas_csums &)
+{
+    return 0;
+}
+__device__ __forceinline__ void pagani_vegas_cadd(pagani_vegas_csums &) {}
+#endif
 
 /* The member whose blocks hold block b: the last i < count with
  * members[i].block_start <= b. */
@@ -157,6 +251,9 @@ __device__ __forceinline__ int pagani_vegas_member_of(const pagani_vegas_member 
  * in done[]) merges its blocks' partials in block order into out[i]. So an
  * integral's sums depend on its own launch shape only, which depends on the
  * job only: the same with other integrals in the launch or without. With
+ * A vector integrand's component sums take the same path in the same
+ * order (pagani_vegas_csums): a.component_partials[block], then
+ * a.component_out[i]. With
  * ACC, bin contributions are counted as integers (pagani_vegas_quantize) in
  * shared memory, three 32-bit digit counters a cell with native atomics (a
  * block adds at most 2^16 samples), or straight into global memory
@@ -172,6 +269,9 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
 {
     extern __shared__ double pagani_vegas_smem[];
     __shared__ pagani_vegas_partial scratch[PAGANI_VEGAS_THREADS / 32];
+#if PAGANI_VEGAS_VECTOR
+    __shared__ double cscratch[PAGANI_VEGAS_THREADS / 32];
+#endif
     __shared__ int last;
     const int i = pagani_vegas_member_of(members, a.members, blockIdx.x);
     const pagani_vegas_member m = members[i];
@@ -190,6 +290,8 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
     void *b = bins;
     pagani_vegas_kparams kp;
     pagani_vegas_partial p = pagani_vegas_empty();
+    pagani_vegas_csums cs;
+    double *const piece_components = pagani_vegas_cstart(cs);
     double x[PAGANI_N];
 
     if (a.grid_shared) {
@@ -234,8 +336,10 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
                 const long long count = counts ? counts[cube] : a.samples;
                 pagani_vegas_piece_out o = pagani_vegas_piece(
                     &kp, 0, (pagani_u64)cube, x,
-                    (pagani_u64)(counts ? 0 : piece * a.samples), count, b);
+                    (pagani_u64)(counts ? 0 : piece * a.samples), count, b,
+                    piece_components);
                 pagani_vegas_add(&p, a, o, cube, count, sigma);
+                pagani_vegas_cadd(cs);
                 if (a.stride == 1) {
                     if (++piece == a.pieces) {
                         piece = 0;
@@ -258,15 +362,21 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
             pagani_vegas_digits(c0, a.g, x);
             for (long long c = c0; c < c1; c++) {
                 const long long count = counts[c];
-                pagani_vegas_piece_out o =
-                    pagani_vegas_piece(&kp, 0, (pagani_u64)c, x, 0, count, b);
+                pagani_vegas_piece_out o = pagani_vegas_piece(
+                    &kp, 0, (pagani_u64)c, x, 0, count, b, piece_components);
                 pagani_vegas_add(&p, a, o, c, count, sigma);
+                pagani_vegas_cadd(cs);
                 pagani_vegas_next(gd, x);
             }
         }
     }
 
     p = pagani_vegas_block_merge(p, scratch);
+#if PAGANI_VEGAS_VECTOR
+    pagani_vegas_cmerge(cs, cscratch,
+                        a.component_partials +
+                            (size_t)blockIdx.x * 2 * PAGANI_NCOMP);
+#endif
     if (ACC && a.bins_shared) {   /* digits -> 128-bit totals */
         const unsigned *digits = (const unsigned *)b;
         __syncthreads();
@@ -307,10 +417,16 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
         q.nonzero = v->nonzero;
         q.fault_key = v->fault_key;
         q.overflow = v->overflow;
+        q.fault_component = v->fault_component;
         pagani_vegas_merge(&p, q);
     }
     __syncthreads();
     p = pagani_vegas_block_merge(p, scratch);
+#if PAGANI_VEGAS_VECTOR
+    pagani_vegas_cgather(cs, a.component_partials, m.block_start, end);
+    pagani_vegas_cmerge(cs, cscratch,
+                        a.component_out + (size_t)i * 2 * PAGANI_NCOMP);
+#endif
     if (threadIdx.x == 0) {
         out[i] = p;
         a.done[k] = 0;

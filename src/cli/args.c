@@ -22,7 +22,8 @@ enum {
     OPT_LOWER = 256, OPT_UPPER, OPT_BOUNDS, OPT_EPSREL, OPT_EPSABS,
     OPT_METHOD, OPT_BACKEND, OPT_RULE, OPT_MAX_EVALS, OPT_MAX_ITERATIONS,
     OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED,
-    OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE
+    OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
+    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -52,6 +53,9 @@ static const struct option long_options[] = {
     {"progress",        no_argument,       NULL, OPT_PROGRESS},
     {"json",            no_argument,       NULL, OPT_JSON},
     {"file",            required_argument, NULL, 'f'},
+    {"ncomp",           required_argument, NULL, OPT_NCOMP},
+    {"components",      required_argument, NULL, OPT_COMPONENTS},
+    {"norm",            required_argument, NULL, OPT_NORM},
     {"help",            no_argument,       NULL, 'h'},
     {"version",         no_argument,       NULL, 'V'},
     {NULL, 0, NULL, 0}
@@ -318,6 +322,52 @@ static int parse_transform(const char *option, const char *s, int *transform)
     return 0;
 }
 
+/* --norm: how the components' errors are judged (a pagani_norm). */
+static int parse_norm(const char *option, const char *s, int *norm)
+{
+    static const char *const names[] = {"individual", "paired", "l2", "l1",
+                                        "max", NULL};
+    int i = lookup(s, names);
+    if (i < 0)
+        return bad(option, "unknown norm '%s' (individual, paired, l2, l1, "
+                   "max)", s);
+    *norm = i;
+    return 0;
+}
+
+/* --components 'E1; E2; ...': the body "f[0] = (E1);\nf[1] = (E2);\n..."
+ * into a->components and its count into a->ncomp. The list splits at the
+ * semicolons outside parentheses and brackets; empty items are refused. */
+static int parse_components(const char *option, const char *list, cli_args *a)
+{
+    size_t cap = 4 * strlen(list) + 64 * (PAGANI_MAX_COMPONENTS + 1), used = 0;
+    const char *item = list;
+    int depth = 0;
+
+    free(a->components);
+    a->ncomp = 0;
+    if (!(a->components = malloc(cap))) return bad(option, "out of memory");
+    for (const char *s = list;; s++) {
+        if (*s == '(' || *s == '[') depth++;
+        if ((*s == ')' || *s == ']') && depth > 0) depth--;
+        if (*s && (*s != ';' || depth > 0)) continue;
+        while (item < s && isspace((unsigned char)*item)) item++;
+        if (item == s && !*s && a->ncomp > 0) break; /* a trailing ';' */
+        if (item == s)
+            return bad(option, "component %d is empty", a->ncomp);
+        if (a->ncomp == PAGANI_MAX_COMPONENTS)
+            return bad(option, "more than %d components",
+                       PAGANI_MAX_COMPONENTS);
+        used += (size_t)snprintf(a->components + used, cap - used,
+                                 "f[%d] = (%.*s);\n", a->ncomp, (int)(s - item),
+                                 item);
+        a->ncomp++;
+        item = s + 1;
+        if (!*s) break;
+    }
+    return 0;
+}
+
 /* Handles one option returned by getopt_long. */
 static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
                         int *lower_set, int *upper_set, int *nbounds)
@@ -375,6 +425,20 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
     case OPT_PARAMS_FILE: a->params_file = arg; return 0;
     case OPT_PROGRESS: a->progress = 1; return 0;
     case OPT_JSON: a->json = 1; return 0;
+    case OPT_NCOMP: {
+        long long ncomp;
+        if (a->components)
+            return bad(option, "cannot be combined with --components");
+        if (parse_count(option, arg, 1, PAGANI_MAX_COMPONENTS, &ncomp))
+            return CLI_EXIT_USAGE;
+        a->ncomp = (int)ncomp;
+        return 0;
+    }
+    case OPT_COMPONENTS:
+        if (a->ncomp && !a->components)
+            return bad(option, "cannot be combined with --ncomp");
+        return parse_components(option, arg, a);
+    case OPT_NORM: return parse_norm(option, arg, &a->norm);
     default: return CLI_EXIT_USAGE; /* getopt_long has said what */
     }
 }
@@ -390,6 +454,12 @@ static int check_combinations(const cli_args *a)
         return bad("--transform", "applies to --method qmc only");
     if (a->params_file && a->params)
         return bad("--params-file", "cannot be combined with -p");
+    if (a->components && (a->expr || a->file))
+        return bad("--components", "gives the integrand: no EXPR or --file "
+                   "with it");
+    if (a->norm == PAGANI_NORM_PAIRED && a->ncomp % 2)
+        return bad("--norm", "paired needs an even number of components, "
+                   "not %d", a->ncomp);
     if (a->params_file && a->file && strcmp(a->params_file, "-") == 0 &&
         strcmp(a->file, "-") == 0)
         return bad("--params-file", "and -f cannot both read standard "
@@ -435,6 +505,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
     a->epsrel = a->epsabs = -1.0;
     a->max_evals = a->max_iterations = a->threads = a->memory = -1;
     a->transform = -1;
+    a->norm = -1;
     a->lower = malloc(PAGANI_MAX_DIM * sizeof *a->lower);
     a->upper = malloc(PAGANI_MAX_DIM * sizeof *a->upper);
     if (!a->lower || !a->upper) return bad("pagani", "out of memory");
@@ -464,7 +535,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
         fprintf(stderr, "pagani: both EXPR and --file given; use one\n");
         goto usage;
     }
-    if (!a->expr && !a->file) {
+    if (!a->expr && !a->file && !a->components) {
         fprintf(stderr, "pagani: no EXPR given\n");
         goto usage;
     }
@@ -482,5 +553,7 @@ void cli_args_free(cli_args *a)
     free(a->lower);
     free(a->upper);
     free(a->params);
+    free(a->components);
     a->lower = a->upper = a->params = NULL;
+    a->components = NULL;
 }

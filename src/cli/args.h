@@ -33,8 +33,15 @@ typedef struct cli_args {
     int help;                 /* -h: print the help and exit 0 */
     int version;              /* -V: print the version and exit 0 */
 
-    const char *expr;         /* EXPR operand, or NULL when -f is used */
+    const char *expr;         /* EXPR operand, or NULL when -f or
+                                 --components is used */
     const char *file;         /* -f FILE ("-": stdin), or NULL */
+    int ncomp;                /* components: 0 for a scalar EXPR, else
+                                 EXPR is a body writing f[0..ncomp-1]
+                                 (--ncomp, or --components) */
+    char *components;         /* --components' list as such a body
+                                 (malloc'd), or NULL */
+    int norm;                 /* --norm: a pagani_norm; negative: unset */
 
     int dim;                  /* n: -n, else the --bounds count, else 1 */
     double *lower;            /* dim lower bounds (malloc'd) */

@@ -176,6 +176,7 @@ static pagani_options make_options(const cli_args *a, progress_state *state)
     if (a->no_relerr_filter) o.flags |= PAGANI_FLAG_NO_RELERR_FILTER;
     if (a->no_probes) o.flags |= PAGANI_FLAG_NO_PROBES;
     if (a->transform >= 0) o.qmc_transform = a->transform;
+    if (a->norm >= 0) o.norm = (pagani_norm)a->norm;
     o.progress = on_iteration;
     o.progress_data = state;
     return o;
@@ -199,6 +200,7 @@ static int error_exit_status(int rc)
     case PAGANI_ERR_TOLERANCE:
     case PAGANI_ERR_OPTION:
     case PAGANI_ERR_PARAMS:
+    case PAGANI_ERR_COMPONENTS:
         return CLI_EXIT_USAGE;
     default:
         return CLI_EXIT_LIBRARY;
@@ -226,27 +228,40 @@ static int prepare(const cli_args *a, const char *expr, const double *params,
     if (a->memory >= 0 &&
         (rc = pagani_context_set_memory(*ctx, (size_t)a->memory)) != PAGANI_OK)
         return rc;
-    *step = "EXPR";
+    *step = a->components ? "--components" : "EXPR";
+    if (a->ncomp > 0)
+        return pagani_integrand_from_vector_source(
+            *ctx, f, a->dim, a->ncomp, expr, params,
+            (size_t)nparams * sizeof(double));
     return pagani_integrand_from_source(*ctx, f, a->dim, expr, params,
                                         (size_t)nparams * sizeof(double));
 }
 
 /* Prints the results: one (text or JSON) without a parameter file, else
- * one line each, in the order of the file's lines. */
+ * one line each, in the order of the file's lines; with components (ncomp
+ * > 0) every component's estimate and error (values, errors: ncomp a
+ * result). */
 static void print_results(const cli_args *a, const params_table *t,
-                          const pagani_result *r)
+                          const pagani_result *r, const double *values,
+                          const double *errors)
 {
+    const size_t c = (size_t)a->ncomp;
     if (!t) {
-        if (a->json) report_json(stdout, r, status_text(r), 0, NULL, 0);
-        else report_text(stdout, r, status_text(r));
+        if (a->json)
+            report_json(stdout, r, status_text(r), 0, NULL, 0, a->ncomp,
+                        values, errors);
+        else
+            report_text(stdout, r, status_text(r), a->ncomp, values, errors);
         return;
     }
     for (int k = 0; k < t->count; k++) {
         if (a->json)
             report_json(stdout, &r[k], status_text(&r[k]), t->lines[k],
-                        t->values + (size_t)k * (size_t)t->width, t->width);
+                        t->values + (size_t)k * (size_t)t->width, t->width,
+                        a->ncomp, values + k * c, errors + k * c);
         else
-            report_line(stdout, &r[k], status_text(&r[k]));
+            report_line(stdout, &r[k], status_text(&r[k]), a->ncomp,
+                        values + k * c, errors + k * c);
     }
 }
 
@@ -264,10 +279,13 @@ static int run(const cli_args *a, const char *expr, const params_table *t)
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
     pagani_result *r = calloc((size_t)count, sizeof *r);
+    size_t slots = (size_t)count * (size_t)(a->ncomp ? a->ncomp : 1);
+    double *values = malloc(slots * sizeof *values);
+    double *errors = malloc(slots * sizeof *errors);
     const char *step;
     int rc, status = CLI_EXIT_LIBRARY, stopped = 0, converged = 1;
 
-    if (!r) {
+    if (!r || !values || !errors) {
         fprintf(stderr, "pagani: out of memory for %d results\n", count);
         return CLI_EXIT_LIBRARY;
     }
@@ -294,11 +312,13 @@ static int run(const cli_args *a, const char *expr, const params_table *t)
         goto done;
     }
     if (t)
-        rc = pagani_integrate_batch(ctx, f, count, params,
-                                    (size_t)nparams * sizeof(double),
-                                    a->lower, a->upper, 0, &o, r);
+        rc = pagani_integrate_batch_vector(ctx, f, count, params,
+                                           (size_t)nparams * sizeof(double),
+                                           a->lower, a->upper, 0, &o, r,
+                                           values, errors);
     else
-        rc = pagani_integrate(ctx, f, a->lower, a->upper, &o, r);
+        rc = pagani_integrate_vector(ctx, f, a->lower, a->upper, &o, r,
+                                     values, errors);
     /* A batch where the integrand returned NaN for some lines still has
      * every line's result: print them, then the error. */
     if (rc != PAGANI_OK && !(t && rc == PAGANI_ERR_NONFINITE)) {
@@ -313,7 +333,7 @@ static int run(const cli_args *a, const char *expr, const params_table *t)
     if (stopped)
         fprintf(stderr, "pagani: interrupted by %s\n",
                 signal_name(stop_signal));
-    print_results(a, t, r);
+    print_results(a, t, r, values, errors);
     status = converged ? CLI_EXIT_CONVERGED : CLI_EXIT_NOT_CONVERGED;
     if (rc != PAGANI_OK) {
         report_error("integrating", rc, ctx);
@@ -328,6 +348,8 @@ done:
     pagani_integrand_destroy(f);
     pagani_context_destroy(ctx);
     free(r);
+    free(values);
+    free(errors);
     return status;
 }
 
@@ -364,7 +386,7 @@ int main(int argc, char **argv)
         printf("pagani (libpagani) %s\n", pagani_version());
         goto done;
     }
-    expr = a.expr;
+    expr = a.components ? a.components : a.expr;
     if (a.file) {
         if (!(text = read_file(a.file))) {
             status = CLI_EXIT_USAGE;

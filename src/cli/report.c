@@ -7,9 +7,12 @@
 #include <string.h>
 #include "report.h"
 
-void report_text(FILE *out, const pagani_result *r, const char *status)
+void report_text(FILE *out, const pagani_result *r, const char *status,
+                 int ncomp, const double *values, const double *errors)
 {
-    fprintf(out, "%.15g +- %.3g\n", r->value, r->error);
+    if (ncomp == 0) fprintf(out, "%.15g +- %.3g\n", r->value, r->error);
+    for (int k = 0; k < ncomp; k++)
+        fprintf(out, "f[%d] = %.15g +- %.3g\n", k, values[k], errors[k]);
     fprintf(out, "status:      %s\n", status);
     fprintf(out, "evaluations: %lld\n", r->evaluations);
     if (r->method == PAGANI_CUBATURE)
@@ -24,9 +27,14 @@ void report_text(FILE *out, const pagani_result *r, const char *status)
     fprintf(out, " on %s\n", pagani_backend_name(r->backend));
 }
 
-void report_line(FILE *out, const pagani_result *r, const char *status)
+void report_line(FILE *out, const pagani_result *r, const char *status,
+                 int ncomp, const double *values, const double *errors)
 {
-    fprintf(out, "%.15g +- %.3g %s\n", r->value, r->error, status);
+    if (ncomp == 0) fprintf(out, "%.15g +- %.3g ", r->value, r->error);
+    for (int k = 0; k < ncomp; k++)
+        fprintf(out, "%.15g +- %.3g%s", values[k], errors[k],
+                k + 1 < ncomp ? ", " : " ");
+    fprintf(out, "%s\n", status);
 }
 
 /* A JSON number, or null when x is not finite (JSON has no NaN). */
@@ -49,13 +57,31 @@ static void json_string(FILE *out, const char *key, const char *s)
     fputc('"', out);
 }
 
+/* A JSON array of the numbers x[0..count-1] (null where not finite). */
+static void json_array(FILE *out, const char *key, const double *x, int count)
+{
+    fprintf(out, "\"%s\": [", key);
+    for (int k = 0; k < count; k++) {
+        if (isfinite(x[k])) fprintf(out, "%s%.17g", k ? ", " : "", x[k]);
+        else fprintf(out, "%snull", k ? ", " : "");
+    }
+    fputc(']', out);
+}
+
 void report_json(FILE *out, const pagani_result *r, const char *status,
-                 int line, const double *params, int nparams)
+                 int line, const double *params, int nparams, int ncomp,
+                 const double *values, const double *errors)
 {
     fputc('{', out);
-    json_number(out, "value", r->value);
-    fputs(", ", out);
-    json_number(out, "error", r->error);
+    if (ncomp > 0) {
+        json_array(out, "value", values, ncomp);
+        fputs(", ", out);
+        json_array(out, "error", errors, ncomp);
+    } else {
+        json_number(out, "value", r->value);
+        fputs(", ", out);
+        json_number(out, "error", r->error);
+    }
     fputs(", ", out);
     json_string(out, "status", status);
     fprintf(out, ", \"evaluations\": %lld, \"regions\": %lld, "
@@ -68,10 +94,8 @@ void report_json(FILE *out, const pagani_result *r, const char *status,
     fprintf(out, ", \"rule\": %d, ", r->rule_degree);
     json_number(out, "seconds", r->seconds);
     if (params) {
-        fprintf(out, ", \"line\": %d, \"params\": [", line);
-        for (int i = 0; i < nparams; i++)
-            fprintf(out, "%s%.17g", i ? ", " : "", params[i]);
-        fputc(']', out);
+        fprintf(out, ", \"line\": %d, ", line);
+        json_array(out, "params", params, nparams);
     }
     fputs("}\n", out);
 }

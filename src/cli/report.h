@@ -8,21 +8,31 @@
 #include <stdio.h>
 #include "pagani.h"
 
-/* "estimate +- error", then one "name: value" line per field. `status`
- * names how the run ended (pagani_status_name, or "interrupted"). */
-void report_text(FILE *out, const pagani_result *r, const char *status);
+/* Below, ncomp > 0 means a vector integrand whose components' estimates
+ * and errors are values[0..ncomp-1] and errors[0..ncomp-1]; with ncomp 0
+ * the result's value and error are printed. */
+
+/* "estimate +- error" (with components, "f[k] = estimate +- error", one
+ * line each), then one "name: value" line per field. `status` names how
+ * the run ended (pagani_status_name, or "interrupted"). */
+void report_text(FILE *out, const pagani_result *r, const char *status,
+                 int ncomp, const double *values, const double *errors);
 
 /* The one line of an integral of --params-file: "estimate +- error
- * status". */
-void report_line(FILE *out, const pagani_result *r, const char *status);
+ * status" (with components, every "estimate +- error" before the status,
+ * separated by ", "). */
+void report_line(FILE *out, const pagani_result *r, const char *status,
+                 int ncomp, const double *values, const double *errors);
 
 /* One JSON object on one line, keys: value, error, status, evaluations,
- * regions, iterations, chi2_dof, method, backend, rule, seconds; with
- * params (not NULL) also line and params, the input line number of the
- * integral of --params-file and its nparams numbers. A value that is not
- * finite is written as null. */
+ * regions, iterations, chi2_dof, method, backend, rule, seconds (with
+ * components, value and error are arrays of ncomp numbers); with params
+ * (not NULL) also line and params, the input line number of the integral
+ * of --params-file and its nparams numbers. A value that is not finite is
+ * written as null. */
 void report_json(FILE *out, const pagani_result *r, const char *status,
-                 int line, const double *params, int nparams);
+                 int line, const double *params, int nparams, int ncomp,
+                 const double *values, const double *errors);
 
 /* One --progress line: iteration, the size of the work (`size_name`:
  * active regions, sub-cubes, ...), estimate, error. */

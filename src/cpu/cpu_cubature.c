@@ -39,6 +39,7 @@ static void free_buffers(cpu_cubature *c)
     free(c->bad_point);
     free(c->active);
     free_integral_arrays(c);
+    cpu_vector_free(c);
 }
 
 void cpu_cubature_free(cpu_cubature *c)
@@ -48,13 +49,14 @@ void cpu_cubature_free(cpu_cubature *c)
     free(c);
 }
 
-static size_t cpu_bytes_per_region(int n)
+static size_t cpu_bytes_per_region(int n, int ncomp)
 {
     return 2 * 2 * (size_t)n * sizeof(double)   /* lower, width, 2 buffers */
            + 2 * sizeof(double)                 /* value, error */
            + sizeof(double) / 2                 /* parent value per pair */
-           + 4 * sizeof(int) + 1;               /* owner (2), axis, bad point,
+           + 4 * sizeof(int) + 1                /* owner (2), axis, bad point,
                                                    active */
+           + cpu_vector_bytes_per_region(ncomp);
 }
 
 /* Allocates the region arrays for `cap` regions in n dimensions. */
@@ -135,7 +137,8 @@ static int cpu_setup(void *state, const cubature_job *job)
     c->params = job->params;
     c->params_stride = job->params_stride;
     c->cur = 0;
-    return allocate_integrals(s, job->integrals);
+    rc = allocate_integrals(s, job->integrals);
+    return rc == PAGANI_OK ? cpu_vector_setup(s, job) : rc;
 }
 
 /* Lays out the integrals' stretches and tiles from c->counts. */
@@ -202,20 +205,6 @@ static int cpu_evaluate(void *state, const double *probe_below,
     return PAGANI_OK;
 }
 
-/* Berntsen's two-level error for the sibling pair (2j, 2j+1). */
-static void two_level_error(cpu_cubature *c, long long j)
-{
-    double *e = c->error + 2 * j;
-    double diff = fabs(c->value[2 * j] + c->value[2 * j + 1] - c->parent_value[j]) / 4;
-    double sum = e[0] + e[1];
-    if (sum > 0) {
-        e[0] *= 1 + 2 * diff / sum;
-        e[1] *= 1 + 2 * diff / sum;
-    }
-    e[0] += diff;
-    e[1] += diff;
-}
-
 static void sums_merge(cubature_sums *into, const cubature_sums *part)
 {
     into->value += part->value;
@@ -241,15 +230,18 @@ static void sums_clear(cubature_sums *s)
     s->nonfinite_region = -1;
 }
 
-/* Classifies the regions [start, end) of an integral as its request says
+/* Classifies the regions [start, end) of integral k as its request says
  * (two-level error first when it has parents: start is even, every
  * stretch being even then) and sums them into *p. */
 static void classify_tile(cpu_cubature *c, long long start, long long end,
-                          const classify_request *q, cubature_sums *p)
+                          int k, const classify_request *q, cubature_sums *p)
 {
     sums_clear(p);
-    if (q->has_parents)
-        for (long long j = start / 2; j < end / 2; j++) two_level_error(c, j);
+    if (q->has_parents && c->ncomp > 1)
+        cpu_vector_two_level(c, start, end, k);
+    else if (q->has_parents)
+        for (long long j = start / 2; j < end / 2; j++)
+            cpu_two_level(c->value + 2 * j, c->error + 2 * j, c->parent_value[j]);
     for (long long i = start; i < end; i++) {
         double v = c->value[i], e = c->error[i];
         int act = e > q->negligible && (!q->relerr_filter || e > q->epsrel * fabs(v));
@@ -271,7 +263,7 @@ static void classify_tile(cpu_cubature *c, long long start, long long end,
 }
 
 static int cpu_classify(void *state, const classify_request *requests,
-                        cubature_sums *sums)
+                        cubature_sums *sums, double *components)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
@@ -280,15 +272,18 @@ static int cpu_classify(void *state, const classify_request *requests,
 #pragma omp parallel for schedule(static) num_threads(cpu_team(s, (double)total_regions(c)))
     for (long long t = 0; t < c->tiles; t++) {
         int k = c->tile_owner[t];
-        if (requests[k].classify)
-            classify_tile(c, c->tile_start[t], cpu_tile_end(c, t, k), &requests[k],
-                          &part[t]);
+        if (!requests[k].classify) continue;
+        classify_tile(c, c->tile_start[t], cpu_tile_end(c, t, k), k, &requests[k],
+                      &part[t]);
+        if (components) cpu_vector_tile_sums(c, t, NULL);
     }
     for (int k = 0; k < c->integrals; k++) {
         if (!requests[k].classify) continue;
         sums_clear(&sums[k]);
         for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++)
             sums_merge(&sums[k], &part[t]);
+        if (components)
+            cpu_vector_merge(c, k, components + 2 * (size_t)c->ncomp * k);
     }
     return PAGANI_OK;
 }
@@ -347,10 +342,11 @@ static void split_region(cpu_cubature *c, long long i, long long j)
     }
     c->owner[nxt][2 * j] = c->owner[nxt][2 * j + 1] = c->owner[c->cur][i];
     c->parent_value[j] = c->value[i];
+    if (c->ncomp > 1) cpu_vector_parent(c, i, j);
 }
 
 static int cpu_filter_split(void *state, const double *thresholds,
-                            long long *new_counts)
+                            long long *new_counts, double *finished)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
@@ -364,7 +360,12 @@ static int cpu_filter_split(void *state, const double *thresholds,
         for (long long i = c->tile_start[t]; i < cpu_tile_end(c, t, k); i++)
             kept += keeps(c, i, thresholds[k]);
         c->tile_kept[t] = kept;
+        if (finished && isfinite(thresholds[k]))
+            cpu_vector_tile_sums(c, t, &thresholds[k]);
     }
+    for (int k = 0; finished && k < c->integrals; k++)
+        if (isfinite(thresholds[k]))
+            cpu_vector_merge(c, k, finished + 2 * (size_t)c->ncomp * k);
     for (int k = 0; k < c->integrals; k++) { /* exclusive scan, per integral */
         long long before = total;
         for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++) {
@@ -403,6 +404,7 @@ static int cpu_region_point(void *state, long long region, int point, double *x)
 const cubature_ops pagani_cpu_cubature_ops = {
     cpu_setup,
     cpu_load,
+    cpu_vector_set_weights,
     cpu_evaluate,
     cpu_classify,
     cpu_threshold_stats,

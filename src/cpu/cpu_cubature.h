@@ -13,6 +13,7 @@
 #ifndef PAGANI_CPU_CUBATURE_H
 #define PAGANI_CPU_CUBATURE_H
 
+#include <math.h>
 #include "cpu/cpu_backend.h"
 
 #define CPU_TILE 1024
@@ -35,6 +36,17 @@ struct cpu_cubature {
     int *axis;                   /* split axis K */
     int *bad_point;              /* first rule point with NaN/Inf, or -1 */
     unsigned char *active;       /* A */
+    /* Vector integrands (cpu_cubature_vector.c; ncomp 1: all unused). */
+    int ncomp;                   /* components of f */
+    int norm, group_size, groups;/* rules/component_norm.h */
+    size_t allocated_components; /* doubles in each component array */
+    double *comp_value;          /* V_c of region i at [c*capacity + i] */
+    double *comp_error;          /* E_c, likewise */
+    double *comp_parent;         /* V_c of pair j's parent at
+                                    [c*(capacity/2 + 1) + j] */
+    double *weights;             /* per integral: its groups' weights */
+    int *reference;              /* per integral: its reference group */
+    double *tile_components;     /* per tile: 2 ncomp sums */
     /* Per integral (K): its regions and its first tile (K + 1 entries). */
     long long *counts;
     long long *first_region;
@@ -64,14 +76,66 @@ static inline long long cpu_tile_end(const cpu_cubature *c, long long t, int k)
     return next < end ? next : end;
 }
 
-/* Doubles of cpu_evaluate_region's scratch, for any cubature dimension. */
-#define CPU_EVAL_SCRATCH (7 * PAGANI_MAX_CUBATURE_DIM + 1)
+/* Berntsen's two-level error for a sibling pair: values v[0], v[1] whose
+ * parent had `parent`, errors e[0], e[1] refined in place. */
+static inline void cpu_two_level(const double *v, double *e, double parent)
+{
+    double diff = fabs(v[0] + v[1] - parent) / 4;
+    double sum = e[0] + e[1];
+    if (sum > 0) {
+        e[0] *= 1 + 2 * diff / sum;
+        e[1] *= 1 + 2 * diff / sum;
+    }
+    e[0] += diff;
+    e[1] += diff;
+}
 
-/* Applies the rule to region i: V, raw E, split axis, first bad point;
- * then the probes when E <= probe_below or E <= probe_relative * |V|.
- * scratch: 7n + 1 doubles. */
+/* Doubles of cpu_evaluate_region's scratch, for any cubature dimension
+ * and component count: 5n + ncomp (4n + 12). */
+#define CPU_EVAL_SCRATCH                                                      \
+    (5 * PAGANI_MAX_CUBATURE_DIM +                                            \
+     PAGANI_MAX_COMPONENTS * (4 * PAGANI_MAX_CUBATURE_DIM + 12))
+
+/* Applies the rule to region i: V, raw E (every component's), split axis,
+ * first bad point; then the probes when E <= probe_below or E <=
+ * probe_relative * |V|. scratch: CPU_EVAL_SCRATCH doubles. */
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
                          double probe_relative, double *scratch);
+
+/* Stores region i's components' values and errors (ncomp of each): V and
+ * E themselves for a scalar integrand, else V_c, E_c and the pair (V, E)
+ * of rules/component_norm.h. (cpu_cubature_vector.c) */
+void cpu_store_region(cpu_cubature *c, long long i, const double *value,
+                      const double *error);
+
+/* Sizes the component arrays for a job (none for ncomp 1). */
+int cpu_vector_setup(cpu_state *s, const cubature_job *job);
+
+/* Frees the component arrays. */
+void cpu_vector_free(cpu_cubature *c);
+
+/* Bytes of the component arrays per region. */
+size_t cpu_vector_bytes_per_region(int ncomp);
+
+/* cubature_ops.set_weights. */
+int cpu_vector_set_weights(void *state, const double *weights,
+                           const int *reference);
+
+/* The two-level error of every component of the regions [start, end) of
+ * integral k (start even), then their pairs (V, E) anew. */
+void cpu_vector_two_level(cpu_cubature *c, long long start, long long end,
+                          int k);
+
+/* Tile t's sums of V_c and E_c (2 ncomp of them, into
+ * c->tile_components) over its regions, or (threshold not NULL) over
+ * those a split at *threshold drops. */
+void cpu_vector_tile_sums(cpu_cubature *c, long long t, const double *threshold);
+
+/* Integral k's tile sums merged in tile order into out (2 ncomp). */
+void cpu_vector_merge(const cpu_cubature *c, int k, double *out);
+
+/* Remembers region i's V_c as the parent of pair j. */
+void cpu_vector_parent(cpu_cubature *c, long long i, long long j);
 
 /* Gathers region i's corner and widths from the SoA lists. */
 void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w);

@@ -1,7 +1,9 @@
 /*
  * cpu_cubature_eval.c - the cubature rule and the vertex probes
  * (rules/probe.h) applied to one region of the OpenMP backend's list: what
- * cpu_cubature.c's evaluate pass runs on every region.
+ * cpu_cubature.c's evaluate pass runs on every region. One code path for
+ * scalar and vector integrands: a scalar integrand is one component, and
+ * its arithmetic is that of the scalar rule.
  */
 #include <math.h>
 #include "cpu/cpu_cubature.h"
@@ -16,67 +18,118 @@ void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w)
 }
 
 /* f (with parameter block params) at point p of a region (rule_point's
- * numbering): 0 for NaN or infinity, whose first point is kept in
- * *first_bad. */
-static double f_at(const cpu_cubature *c, const void *params, long long p,
-                   const double *lo, const double *w, double *x, int *first_bad)
+ * numbering), its ncomp values into fx: all 0 where one is NaN or
+ * infinity, whose first point is kept in *first_bad. */
+static void f_at(const cpu_cubature *c, const void *params, long long p,
+                 const double *lo, const double *w, double *x, double *fx,
+                 int *first_bad)
 {
-    double fx;
+    int finite = 1;
     pagani_rule_point(c->rule, p, lo, w, x);
-    fx = c->f->function(x, c->n, params);
-    if (isfinite(fx)) return fx;
+    pagani_integrand_eval(c->f, x, params, fx);
+    for (int k = 0; k < c->ncomp; k++) finite &= isfinite(fx[k]) != 0;
+    if (finite) return;
     if (*first_bad < 0) *first_bad = (int)p;
-    return 0.0;
+    for (int k = 0; k < c->ncomp; k++) fx[k] = 0.0;
 }
 
-/* The probes of region i (probe.h): when they see more than the rule's
- * largest |f|, rule_max, allows, raises the region's error to what they
- * saw and splits it across the axis where they differ most. scratch: 2n
- * doubles. */
-static void check_probes(cpu_cubature *c, long long i, const void *params,
-                         const double *lo, const double *w, double volume,
-                         double rule_max, double *scratch, int *first_bad)
+/* The weight of component k's group in region i's integral (1 for a
+ * scalar integrand). */
+static double weight_of(const cpu_cubature *c, int owner, int k)
 {
-    const int n = c->n;
-    double *x = scratch, *side = x + n, probe_max = 0.0;
-    int axis = 0;
+    if (c->ncomp == 1) return 1.0;
+    return c->weights[(size_t)owner * c->groups + k / c->group_size];
+}
+
+/* The probes of region i (probe.h), component by component: a component
+ * whose largest |f_k| at the probes exceeds what its largest at the rule's
+ * points, rule_max[k], allows gets its error raised to volume times that;
+ * when any did, the region is split across the axis where the probes'
+ * weighted largest |f_k| differ most. Returns whether any did. scratch:
+ * 2n + 2 ncomp doubles. */
+static int check_probes(const cpu_cubature *c, long long i, const void *params,
+                        const double *lo, const double *w, double volume,
+                        const double *rule_max, double *error, double *scratch,
+                        int *first_bad)
+{
+    const int n = c->n, C = c->ncomp, owner = c->owner[c->cur][i];
+    double *x = scratch, *side = x + n, *fx = side + n, *probe_max = fx + C;
+    int axis = 0, missed = 0;
 
     for (int d = 0; d < n; d++) side[d] = 0.0;
+    for (int k = 0; k < C; k++) probe_max[k] = 0.0;
     for (int v = 0; v < c->rule->nprobes; v++) {
-        double a = fabs(f_at(c, params, c->rule->npoints + v, lo, w, x, first_bad));
-        if (a > probe_max) probe_max = a;
+        double a = 0.0;
+        f_at(c, params, c->rule->npoints + v, lo, w, x, fx, first_bad);
+        for (int k = 0; k < C; k++) {
+            double ak = fabs(fx[k]);
+            if (ak > probe_max[k]) probe_max[k] = ak;
+            ak *= weight_of(c, owner, k);
+            if (ak > a) a = ak;
+        }
         for (int d = 0; d < n; d++) side[d] += (v >> d & 1) ? a : -a;
     }
-    if (!pagani_probe_missed(probe_max, rule_max)) return;
+    for (int k = 0; k < C; k++)
+        if (pagani_probe_missed(probe_max[k], rule_max[k])) {
+            error[k] = fmax(error[k], volume * probe_max[k]);
+            missed = 1;
+        }
+    if (!missed) return 0;
     for (int d = 1; d < n; d++)
         if (fabs(side[d]) > fabs(side[axis])) axis = d;
-    c->error[i] = fmax(c->error[i], volume * probe_max);
     c->axis[i] = axis;
+    return 1;
+}
+
+/* The component whose weighted raw error is the largest (the first on
+ * ties); 0 for a scalar integrand. */
+static int worst_component(const cpu_cubature *c, int owner, const double *error)
+{
+    int worst = 0;
+    for (int k = 1; k < c->ncomp; k++)
+        if (weight_of(c, owner, k) * error[k] >
+            weight_of(c, owner, worst) * error[worst])
+            worst = k;
+    return worst;
 }
 
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
                          double probe_relative, double *scratch)
 {
     const pagani_rule *r = c->rule;
-    const int n = c->n;
+    const int n = c->n, C = c->ncomp, axis_points = 4 * n + 1;
+    const int owner = c->owner[c->cur][i];
     const void *params = cpu_region_params(c, i);
-    double *lo = scratch, *w = lo + n, *x = w + n, *f_axis = x + n;
-    double sums[5] = {0, 0, 0, 0, 0}, volume = 1.0, rule_max = 0.0;
+    double *lo = scratch, *w = lo + n, *x = w + n, *fx = x + n;
+    double *f_axis = fx + C, *sums = f_axis + (size_t)axis_points * C;
+    double *rule_max = sums + 5 * C, *value = rule_max + C, *error = value + C;
+    double *probe_scratch = error + C, volume = 1.0;
     int first_bad = -1;
     long long p;
 
     cpu_region_box(c, i, lo, w);
     for (int d = 0; d < n; d++) volume *= w[d];
+    for (int k = 0; k < 5 * C; k++) sums[k] = 0.0;
+    for (int k = 0; k < C; k++) rule_max[k] = 0.0;
     for (p = 0; p < r->npoints; p++) {
         const double *wk = p < r->nexplicit ? r->weights + 5 * p : r->corner_weights;
-        double fx = f_at(c, params, p, lo, w, x, &first_bad);
-        if (p <= 4 * n && p < r->nexplicit) f_axis[p] = fx;
-        if (fabs(fx) > rule_max) rule_max = fabs(fx);
-        for (int k = 0; k < 5; k++) sums[k] += wk[k] * fx;
+        f_at(c, params, p, lo, w, x, fx, &first_bad);
+        for (int k = 0; k < C; k++) {
+            double *s = sums + 5 * k;
+            if (p <= 4 * n && p < r->nexplicit) f_axis[k * axis_points + p] = fx[k];
+            if (fabs(fx[k]) > rule_max[k]) rule_max[k] = fabs(fx[k]);
+            for (int j = 0; j < 5; j++) s[j] += wk[j] * fx[k];
+        }
     }
-    pagani_rule_estimate(r, sums, volume, &c->value[i], &c->error[i]);
-    c->axis[i] = pagani_rule_split_axis(r, f_axis, w);
-    if (c->error[i] <= probe_below || c->error[i] <= probe_relative * fabs(c->value[i]))
-        check_probes(c, i, params, lo, w, volume, rule_max, x, &first_bad);
+    for (int k = 0; k < C; k++)
+        pagani_rule_estimate(r, sums + 5 * k, volume, &value[k], &error[k]);
+    c->axis[i] = pagani_rule_split_axis(
+        r, f_axis + (size_t)worst_component(c, owner, error) * axis_points, w);
+    cpu_store_region(c, i, value, error);
+    if ((c->error[i] <= probe_below ||
+         c->error[i] <= probe_relative * fabs(c->value[i])) &&
+        check_probes(c, i, params, lo, w, volume, rule_max, error,
+                     probe_scratch, &first_bad))
+        cpu_store_region(c, i, value, error);
     c->bad_point[i] = first_bad;
 }

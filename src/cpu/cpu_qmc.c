@@ -8,7 +8,7 @@
  * points x integrals). A thread makes each point of its chunk once, in
  * the unit cube (tiles of CPU_QMC_TILE points), then maps the tile to each
  * running integral's box and adds f's values into that integral's exact
- * accumulator (exact_sum.h), merged into the shift's sums after the chunk:
+ * accumulators (exact_sum.h; one per component), merged into the shift's sums after the chunk:
  * all integer additions, so the sums do not depend on the schedule, on the
  * thread count or on the other integrals. Within a chunk the fixed-point
  * states advance by adding leap * theta, which gives the same bits as
@@ -112,36 +112,48 @@ typedef struct unit_tile {
     int points;
 } unit_tile;
 
-/* Adds f * w over the tile's points in integral `id`'s box to *acc;
- * records in *fault the first point whose value is not finite. */
+/* The first component of fx[0..ncomp-1] whose product with w is not
+ * finite, or -1. */
+static int first_nonfinite(const double *fx, int ncomp, double w)
+{
+    for (int c = 0; c < ncomp; c++)
+        if (!isfinite(fx[c] * w)) return c;
+    return -1;
+}
+
+/* Adds f_c * w over the tile's points in integral `id`'s box to acc[c],
+ * c < ncomp; records in *fault the first point where a value is not
+ * finite (its point is left out of every component's sum). */
 static void sum_tile(const cpu_qmc *q, const unit_tile *t, int id, int shift,
                      unsigned long long leap, pagani_xsum *acc,
                      qmc_fault *fault)
 {
     const qmc_job *job = &q->job;
     const pagani_integrand *f = job->integrand;
-    const int n = job->n;
+    const int n = job->n, ncomp = job->ncomp;
     const double *lower = qmc_job_lower(job, id);
     const double *width = q->width + (size_t)id * n;
     const void *params = qmc_job_params(job, id);
-    double x[PAGANI_MAX_DIM];
+    double x[PAGANI_MAX_DIM], fx[PAGANI_MAX_COMPONENTS];
 
     for (int p = 0; p < t->points; p++) {
         const double *u = t->u + (size_t)p * n;
-        double fx, v;
+        int bad;
         for (int i = 0; i < n; i++)
             x[i] = pagani_qmc_map(u[i], lower[i], width[i]);
-        fx = f->function(x, n, params);
-        v = fx * t->w[p];
-        if (isfinite(v)) {
-            pagani_xsum_add(acc, v);
+        pagani_integrand_eval(f, x, params, fx);
+        bad = first_nonfinite(fx, ncomp, t->w[p]);
+        if (bad < 0) {
+            for (int c = 0; c < ncomp; c++)
+                pagani_xsum_add(&acc[c], fx[c] * t->w[p]);
             continue;
         }
         if (earlier(t->k + (unsigned long long)p * leap, shift, fault)) {
             fault->k = t->k + (unsigned long long)p * leap;
             fault->shift = shift;
             fault->integral = id;
-            fault->value = fx;
+            fault->component = bad;
+            fault->value = fx[bad];
         }
     }
 }
@@ -154,20 +166,22 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
 {
     const cpu_qmc *q = qmc_state;
     const qmc_job *job = &q->job;
+    const int C = job->ncomp;
     long long chunks = (long long)((count + CPU_QMC_CHUNK - 1) / CPU_QMC_CHUNK);
     long long items = chunks * shifts;
     double work = (double)count * shifts * live;
     int no_memory = 0, any = 0;
 
     memset(faults, 0, (size_t)live * sizeof *faults);
-    for (size_t j = 0; j < (size_t)live * shifts; j++)
+    for (size_t j = 0; j < (size_t)live * C * shifts; j++)
         pagani_xsum_zero(&out[j]);
     if (live < 1) return PAGANI_OK;
 
 #pragma omp parallel num_threads(cpu_team(q->backend, work))
     {
-        /* one chunk's sums (one per integral) and this thread's faults */
-        pagani_xsum *acc = malloc((size_t)live * sizeof *acc);
+        /* one chunk's sums (one per integral and component) and this
+         * thread's faults */
+        pagani_xsum *acc = malloc((size_t)live * C * sizeof *acc);
         qmc_fault *mine = calloc((size_t)live, sizeof *mine);
         unit_tile *tile = malloc(sizeof *tile);
         pagani_u128 state[PAGANI_MAX_DIM], step[PAGANI_MAX_DIM];
@@ -180,7 +194,7 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
             unsigned long long j1 =
                 j0 + CPU_QMC_CHUNK < count ? j0 + CPU_QMC_CHUNK : count;
             if (!acc || !mine || !tile) continue;
-            for (int m = 0; m < live; m++) pagani_xsum_zero(&acc[m]);
+            for (int m = 0; m < live * C; m++) pagani_xsum_zero(&acc[m]);
             start_states(job, (unsigned)shift, first + j0 * leap, leap, state,
                          step);
             for (unsigned long long j = j0; j < j1; j += CPU_QMC_TILE) {
@@ -191,10 +205,11 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
                     tile->w[p] = next_unit(job, state, step,
                                            tile->u + (size_t)p * job->n);
                 for (int m = 0; m < live; m++)
-                    sum_tile(q, tile, ids[m], shift, leap, &acc[m], &mine[m]);
+                    sum_tile(q, tile, ids[m], shift, leap, &acc[(size_t)m * C],
+                             &mine[m]);
             }
 #pragma omp critical(pagani_cpu_qmc_merge)
-            for (int m = 0; m < live; m++)
+            for (int m = 0; m < live * C; m++)
                 pagani_xsum_merge(&out[(size_t)m * shifts + r], &acc[m]);
         }
 #pragma omp critical(pagani_cpu_qmc_merge)

@@ -34,7 +34,7 @@
 typedef struct chunk_sums {
     double value, variance, vmax, beta_sum, fault_value;
     long long evaluations, nonzero, fault_cube, fault_sample;
-    int overflow;
+    int overflow, fault_component;
 } chunk_sums;
 
 typedef struct cpu_vegas {
@@ -48,6 +48,8 @@ typedef struct cpu_vegas {
     long long chunk_units;     /* pieces (Vegas+: cubes) per chunk */
     long long max_chunks;      /* chunks of one integral's full pass */
     chunk_sums *chunks;        /* K x max_chunks */
+    double *chunk_components;  /* ncomp > 1: K x max_chunks x 2 ncomp, each
+                                  chunk's sums of every component */
     pagani_vegas_kparams *kp;  /* a pass's, per member */
     unsigned long long *acc;   /* threads x cells, 64-bit */
     unsigned long long *total; /* K x cells x {lo, hi} */
@@ -61,6 +63,7 @@ static void cpu_vegas_release(void *vegas_state)
     if (!s) return;
     free(s->grids);
     free(s->chunks);
+    free(s->chunk_components);
     free(s->kp);
     free(s->acc);
     free(s->total);
@@ -79,7 +82,7 @@ static int cpu_vegas_setup(void *backend_state, const vegas_job *job,
     int rc;
 
     *vegas_state = NULL;
-    if (!job->integrand->function)
+    if (!pagani_has_host_form(job->integrand))
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM,
                            "the integrand has no host function for the CPU");
     if ((rc = cpu_start_threads(backend_state)) != PAGANI_OK) return rc;
@@ -96,6 +99,9 @@ static int cpu_vegas_setup(void *backend_state, const vegas_job *job,
     s->max_chunks = (units + s->chunk_units - 1) / s->chunk_units;
     s->grids = malloc(sizeof(double) * s->grid_size * k);
     s->chunks = malloc(sizeof(chunk_sums) * (size_t)s->max_chunks * k);
+    if (job->ncomp > 1)
+        s->chunk_components = malloc(2 * sizeof(double) * (size_t)job->ncomp *
+                                     (size_t)s->max_chunks * k);
     s->kp = malloc(sizeof(pagani_vegas_kparams) * k);
     s->acc = calloc(s->cells * s->threads, sizeof(unsigned long long));
     s->total = malloc(2 * sizeof(unsigned long long) * s->cells * k);
@@ -104,9 +110,11 @@ static int cpu_vegas_setup(void *backend_state, const vegas_job *job,
         s->counts = malloc(sizeof(long long) * (size_t)job->cubes * k);
     }
     if (!s->grids || !s->chunks || !s->kp || !s->acc || !s->total ||
-        (job->plus && (!s->sigma || !s->counts))) {
+        (job->plus && (!s->sigma || !s->counts)) ||
+        (job->ncomp > 1 && !s->chunk_components)) {
         double bytes = (double)k * (8.0 * s->grid_size + 16.0 * s->cells +
-                                    sizeof(chunk_sums) * (double)s->max_chunks +
+                                    (sizeof(chunk_sums) + 16.0 * job->ncomp) *
+                                        (double)s->max_chunks +
                                     (job->plus ? 16.0 * job->cubes : 0.0));
         cpu_vegas_release(s);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
@@ -190,33 +198,42 @@ static void bins_for(cpu_vegas *s, thread_bins *tb, int k, long long count)
     tb->since += count;
 }
 
-/* Runs the work units (pieces) of chunk `ch` of integral k into *out; unit
- * u is piece u * stride in cube-major order. */
+/* Runs the work units (pieces) of chunk `ch` of integral k into *out (and
+ * with several components their sums into components, 2 ncomp of them);
+ * unit u is piece u * stride in cube-major order. */
 static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
                       const pagani_vegas_kparams *kp, int k, long long ch,
-                      long long units, thread_bins *tb, chunk_sums *out)
+                      long long units, thread_bins *tb, chunk_sums *out,
+                      double *components)
 {
     const vegas_job *job = &s->job;
     const long long per = job->plus ? 1 : job->pieces;
     const size_t base = (size_t)k * (size_t)job->cubes;
+    const void *fn = job->integrand->function
+                         ? (const void *)job->integrand->function
+                         : (const void *)job->integrand->vector_function;
     long long u = ch * s->chunk_units, end = u + s->chunk_units;
     long long last_cube = -1;
-    double x[PAGANI_MAX_DIM];
+    double x[PAGANI_MAX_DIM], piece[2 * PAGANI_MAX_COMPONENTS];
 
     memset(out, 0, sizeof *out);
     out->fault_cube = out->fault_sample = -1;
+    for (int c = 0; components && c < 2 * job->ncomp; c++) components[c] = 0.0;
     if (end > units) end = units;
     for (; u < end; u++) {
-        long long w = u * pass->stride, cube = w / per, piece = w % per, count;
+        long long w = u * pass->stride, cube = w / per, piece_index = w % per;
+        long long count;
         pagani_vegas_piece_out o;
 
         if (cube != last_cube) digits(cube, last_cube, job, x);
         last_cube = cube;
         count = job->plus ? s->counts[base + cube] : job->samples;
         if (kp->accumulate) bins_for(s, tb, k, count);
-        o = pagani_vegas_piece(
-            kp, (const void *)job->integrand->function, (pagani_u64)cube, x,
-            (pagani_u64)(piece * job->samples), count, tb->acc);
+        o = pagani_vegas_piece(kp, fn, (pagani_u64)cube, x,
+                               (pagani_u64)(piece_index * job->samples), count,
+                               tb->acc, components ? piece : NULL);
+        for (int c = 0; components && c < 2 * job->ncomp; c++)
+            components[c] += piece[c];
         out->value += o.mean;
         out->variance += o.var;
         out->evaluations += count;
@@ -227,6 +244,7 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
             out->fault_cube = cube;
             out->fault_sample = o.fault_sample;
             out->fault_value = o.fault_value;
+            out->fault_component = o.fault_component;
         }
         if (pass->stratify) {
             double sig = pow(o.var * (double)count, 0.5 * job->beta);
@@ -236,10 +254,17 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
     }
 }
 
-/* Adds a member's chunks in order into *sums. */
+/* Adds a member's chunks in order into *sums, and with several components
+ * (ncomp > 1) their sums, chunk_components, into components. */
 static void reduce_chunks(const chunk_sums *chunks, long long nchunks,
-                          vegas_sums *sums)
+                          vegas_sums *sums, int ncomp,
+                          const double *chunk_components, double *components)
 {
+    for (int c = 0; ncomp > 1 && c < 2 * ncomp; c++) {
+        components[c] = 0.0;
+        for (long long ch = 0; ch < nchunks; ch++)
+            components[c] += chunk_components[2 * ncomp * ch + c];
+    }
     memset(sums, 0, sizeof *sums);
     sums->fault_cube = sums->fault_sample = -1;
     for (long long ch = 0; ch < nchunks; ch++) {
@@ -255,6 +280,7 @@ static void reduce_chunks(const chunk_sums *chunks, long long nchunks,
             sums->fault_cube = c->fault_cube;
             sums->fault_sample = c->fault_sample;
             sums->fault_value = c->fault_value;
+            sums->fault_component = c->fault_component;
         }
     }
 }
@@ -288,6 +314,8 @@ static void fill_kparams(const cpu_vegas *s, const vegas_pass *pass, int k,
     kp->grid = s->grids + s->grid_size * (size_t)k;
     kp->bins_hi = NULL;
     kp->cells = (int)s->cells;
+    kp->ncomp = job->ncomp;
+    kp->vector = job->integrand->function == NULL;
     pagani_vegas_weights(kp, job->samples, job->plus ? 1 : job->pieces);
     kp->lower = job->lower + n * (size_t)k;
     kp->width = job->width + n * (size_t)k;
@@ -297,7 +325,7 @@ static void fill_kparams(const cpu_vegas *s, const vegas_pass *pass, int k,
 }
 
 static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
-                            vegas_sums *sums, double *bins)
+                            vegas_sums *sums, double *bins, double *components)
 {
     cpu_vegas *s = vegas_state;
     const vegas_job *job = &s->job;
@@ -337,7 +365,9 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
         for (long long w = 0; w < work; w++) {
             const int i = (int)(w / nchunks);
             run_chunk(s, &p, &s->kp[i], pass->members[i], w % nchunks, units,
-                      &tb, &s->chunks[w]);
+                      &tb, &s->chunks[w],
+                      components ? s->chunk_components + 2 * job->ncomp * w
+                                 : NULL);
         }
         if (tb.integral >= 0)
             flush(tb.acc, s->total + 2 * s->cells * (size_t)tb.integral,
@@ -345,7 +375,11 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     }
 
     for (int i = 0; i < pass->count; i++) {
-        reduce_chunks(s->chunks + nchunks * i, nchunks, &sums[i]);
+        const size_t at = 2 * (size_t)job->ncomp * (size_t)i;
+        reduce_chunks(s->chunks + nchunks * i, nchunks, &sums[i],
+                      components ? job->ncomp : 1,
+                      components ? s->chunk_components + at * nchunks : NULL,
+                      components ? components + at : NULL);
         if (accumulate && bins)
             bins_out(s, pass->members[i], pass->bin_scale[i],
                      bins + s->cells * (size_t)pass->members[i]);

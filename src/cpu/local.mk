@@ -6,5 +6,6 @@ libpagani_la_SOURCES += \
 	src/cpu/cpu_cubature.h \
 	src/cpu/cpu_cubature.c \
 	src/cpu/cpu_cubature_eval.c \
+	src/cpu/cpu_cubature_vector.c \
 	src/cpu/cpu_vegas.c \
 	src/cpu/cpu_qmc.c

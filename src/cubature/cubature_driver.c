@@ -38,14 +38,15 @@ static int initial_parts(int n, int requested)
 }
 
 /* Region capacity of one buffer from the memory budget. */
-static long long region_capacity(pagani_context *ctx, int n)
+static long long region_capacity(pagani_context *ctx, int n, int ncomp)
 {
     size_t budget = ctx->memory_budget;
     if (budget == 0) {
         size_t free_bytes = ctx->backend->free_memory(ctx->backend_state);
         budget = free_bytes ? free_bytes / 10 * 8 : DEFAULT_CPU_BUDGET;
     }
-    long long regions = (long long)(budget / ctx->backend->cubature->bytes_per_region(n));
+    long long regions =
+        (long long)(budget / ctx->backend->cubature->bytes_per_region(n, ncomp));
     return regions < MAX_REGIONS ? regions : MAX_REGIONS;
 }
 
@@ -103,7 +104,9 @@ static int iterate(batch_run *b, int it)
     for (int k = 0; k < b->integrals; k++) b->runs[k].share = share;
     rc = cubature_choose_thresholds(b);
     if (rc == PAGANI_OK)
-        rc = b->ops->filter_split(b->ctx->backend_state, b->thresholds, b->counts);
+        rc = b->ops->filter_split(b->ctx->backend_state, b->thresholds, b->counts,
+                                  b->dropped);
+    if (rc == PAGANI_OK && b->ncomp > 1) cubature_vector_finish(b);
     for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++)
         b->runs[k].count = b->counts[k];
     return rc;
@@ -128,6 +131,7 @@ static void batch_free(batch_run *b)
     free(b->finished);
     free(b->counts);
     free(b->halvings);
+    cubature_vector_free(b);
 }
 
 /* Allocates the per-integral arrays and starts every integral. */
@@ -150,8 +154,8 @@ static int batch_start(batch_run *b, long long per_integral, pagani_result *resu
                            "the state of %d integrals", b->integrals);
     for (size_t k = 0; k < K; k++) {
         run *r = &b->runs[k];
-        *r = (run){per_integral, 0, 1, 0.0, 0.0, 0.0, 0.0, NAN, NAN, NAN,
-                   b->capacity, &results[k]};
+        *r = (run){per_integral, 0, 1, 0.0, 0.0, 0.0, 0.0, NAN, NAN, NAN, NAN,
+                   NAN, b->capacity, &results[k]};
         results[k].status = PAGANI_MAX_ITERATIONS;
     }
     b->nonfinite = -1;
@@ -172,7 +176,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     long long per_integral = 1;
     int rc;
 
-    if (!f->function && !f->device_module[PAGANI_CUBATURE])
+    if (!pagani_has_host_form(f) && !f->device_module[PAGANI_CUBATURE])
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM,
                            "the integrand has no form the %s backend can run",
                            pagani_backend_name(ctx->kind));
@@ -193,7 +197,8 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     /* f's calls per region: the rule's points and, unless turned off, its
      * probes (counted for every region, probed or not: an upper bound). */
     b.points = rule->npoints + (opt->flags & PAGANI_FLAG_NO_PROBES ? 0 : rule->nprobes);
-    b.capacity = region_capacity(ctx, n);
+    b.capacity = region_capacity(ctx, n, f->ncomp);
+    b.ncomp = f->ncomp;
     /* compared as a double first: 64^20 overflows a long long */
     if (pow(parts, n) * batch->count > (double)(b.capacity / 2)) {
         pagani_rule_destroy(rule);
@@ -211,7 +216,10 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     job.integrals = batch->count;
     job.params = batch->params;
     job.params_stride = batch->params_stride;
+    job.ncomp = f->ncomp;
+    job.norm = opt->norm;
     rc = batch_start(&b, per_integral, results);
+    if (rc == PAGANI_OK && b.ncomp > 1) rc = cubature_vector_start(&b, batch, opt);
     for (int k = 0; k < batch->count; k++) results[k].rule_degree = rule->degree;
     if (rc == PAGANI_OK) rc = b.ops->setup(ctx->backend_state, &job);
     if (rc == PAGANI_OK) rc = load_uniform_split(ctx, batch, n, parts, per_integral);

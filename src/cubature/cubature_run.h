@@ -7,7 +7,14 @@
 #ifndef PAGANI_CUBATURE_RUN_H
 #define PAGANI_CUBATURE_RUN_H
 
+#include <float.h>
 #include "methods.h"
+
+/* The round-off of an estimate: a sum over many regions of rule sums with
+ * weights of both signs, and f's own rounding. The reported error never
+ * goes below ROUNDOFF * |value|, and a run whose truncation error is
+ * below that stops (PAGANI_NO_PROGRESS): refinement cannot reduce it. */
+#define ROUNDOFF (128 * DBL_EPSILON)
 
 /* The state of one integral carried across iterations. */
 typedef struct run {
@@ -18,6 +25,9 @@ typedef struct run {
     double finished_error;    /* e_f, all finished regions */
     double classified_error;  /* the part of e_f finished by classify */
     double threshold_error;   /* the part of e_f finished by thresholds */
+    double value, error;      /* this iteration's estimate and error, of
+                                 the integrand or, for a vector one, of
+                                 the pairs (V, E) the decisions take */
     double previous_value;    /* the estimate of the last iteration */
     double previous_error;    /* and its error */
     double earlier_value;     /* the estimate of the one before */
@@ -45,6 +55,16 @@ typedef struct batch_run {
     int *halvings;            /* per integral, this iteration */
     int nonfinite;            /* the first integral whose f was not finite,
                                  or -1 */
+    /* Vector integrands (cubature_vector.c; ncomp 1: unused, NULL). */
+    int ncomp;                /* C */
+    int groups;               /* rules/component_norm.h */
+    double *values, *errors;  /* the batch's: K x C components */
+    double *components;       /* classify's sums: K x 2C */
+    double *dropped;          /* filter_split's sums: K x 2C */
+    double *finished_components; /* per integral, per component: the
+                                 finished regions' value and error, K x 2C */
+    double *weights;          /* K x groups */
+    int *reference;           /* K */
 } batch_run;
 
 /* EVALUATE: every region of the list, each integral's probes set by its
@@ -69,5 +89,24 @@ int cubature_end_tests(batch_run *b, int stop);
 /* Chooses each running integral's threshold for filter_split, ending
  * those that cannot go on, and prepares the split of the others. */
 int cubature_choose_thresholds(batch_run *b);
+
+/* Vector integrands (cubature_vector.c). */
+
+/* Makes the arrays of a batch of f->ncomp > 1 components. */
+int cubature_vector_start(batch_run *b, const pagani_batch *batch,
+                          const pagani_options *opt);
+void cubature_vector_free(batch_run *b);
+
+/* Integral k's components' estimates and errors (the finished regions'
+ * and this iteration's) into the batch's values and errors, component 0's
+ * into its result, and the weights of its next iteration. */
+void cubature_vector_estimate(batch_run *b, int k);
+
+/* Whether integral k's components meet the tolerance by the norm. */
+int cubature_vector_met(const batch_run *b, int k);
+
+/* Adds what this iteration's split dropped, component by component, to
+ * the finished sums of the integrals that split (their threshold finite). */
+void cubature_vector_finish(batch_run *b);
 
 #endif /* PAGANI_CUBATURE_RUN_H */

@@ -11,12 +11,6 @@
 #include "cubature/cubature_run.h"
 #include "cubature/threshold_search.h"
 
-/* The round-off of an estimate: a sum over many regions of rule sums with
- * weights of both signs, and f's own rounding. The reported error never
- * goes below ROUNDOFF * |value|, and a run whose truncation error is
- * below that stops (PAGANI_NO_PROGRESS): refinement cannot reduce it. */
-#define ROUNDOFF (128 * DBL_EPSILON)
-
 /* The message for an integrand value that is NaN or infinity. */
 static int report_nonfinite(pagani_context *ctx, const cubature_sums *s, int n,
                             int integral, int integrals)
@@ -122,6 +116,11 @@ static double probe_below(const run *r, const pagani_options *opt)
 
 int cubature_evaluate(batch_run *b)
 {
+    if (b->ncomp > 1) {
+        int rc = b->ops->set_weights(b->ctx->backend_state, b->weights,
+                                     b->reference);
+        if (rc != PAGANI_OK) return rc;
+    }
     for (int k = 0; k < b->integrals; k++) {
         const run *r = &b->runs[k];
         int probes = r->running && !(b->opt->flags & PAGANI_FLAG_NO_PROBES);
@@ -155,7 +154,8 @@ int cubature_classify(batch_run *b)
         again |= q->classify;
     }
     while (again) {
-        rc = b->ops->classify(b->ctx->backend_state, b->requests, b->sums);
+        rc = b->ops->classify(b->ctx->backend_state, b->requests, b->sums,
+                              b->components);
         if (rc != PAGANI_OK) return rc;
         again = 0;
         for (int k = 0; k < b->integrals; k++) {
@@ -246,8 +246,12 @@ static int take_estimate(batch_run *b, int k)
     res->regions += r->count;
     res->evaluations += r->count * b->points;
     if (s->nonfinite_region >= 0) {
-        res->value = NAN;
-        res->error = INFINITY;
+        r->value = res->value = NAN;
+        r->error = res->error = INFINITY;
+        for (int c = 0; b->ncomp > 1 && c < b->ncomp; c++) {
+            b->values[(size_t)k * b->ncomp + c] = NAN;
+            b->errors[(size_t)k * b->ncomp + c] = INFINITY;
+        }
         end_integral(b, k, PAGANI_NO_PROGRESS);
         if (b->nonfinite >= 0) return PAGANI_OK;
         b->nonfinite = k;
@@ -256,9 +260,31 @@ static int take_estimate(batch_run *b, int k)
     /* f was finite, yet a sum left the range of a double: its error is
      * unknown, hence infinite */
     if (!isfinite(value) || !isfinite(error)) error = INFINITY;
+    r->value = value;
+    r->error = error;
+    if (b->ncomp > 1) {
+        cubature_vector_estimate(b, k);
+        return PAGANI_OK;
+    }
     res->value = value;
     res->error = error;
     return PAGANI_OK;
+}
+
+/* Whether integral k's estimate meets the tolerance (every component's, by
+ * the norm, for a vector integrand). */
+static int integral_met(const batch_run *b, int k)
+{
+    const run *r = &b->runs[k];
+    return b->ncomp > 1 ? cubature_vector_met(b, k) : met(r->value, r->error, b->opt);
+}
+
+/* Whether a sum of integral k overflowed: its error, or a component's. */
+static int overflowed(const batch_run *b, int k)
+{
+    for (int c = 0; b->ncomp > 1 && c < b->ncomp; c++)
+        if (isinf(b->errors[(size_t)k * b->ncomp + c])) return 1;
+    return isinf(b->runs[k].error);
 }
 
 /* The tests that end integral k after its estimate, in the order a single
@@ -268,9 +294,9 @@ static int ends_here(batch_run *b, int k, int stop)
 {
     run *r = &b->runs[k];
     pagani_result *res = r->result;
-    double roundoff = ROUNDOFF * fabs(res->value);
+    double roundoff = ROUNDOFF * fabs(r->value);
 
-    if (isinf(res->error)) {
+    if (overflowed(b, k)) {
         end_integral(b, k, PAGANI_NO_PROGRESS);
         if (b->nonfinite < 0) /* that message comes first */
             pagani_fail(b->ctx, PAGANI_OK, "%s %d: the rule sums of the "
@@ -282,7 +308,7 @@ static int ends_here(batch_run *b, int k, int stop)
     }
     /* The first iteration's errors come from the null rules alone; only
      * the two-level estimate (from the second on) is trusted to stop. */
-    if (r->iteration > 0 && met(res->value, res->error, b->opt)) {
+    if (r->iteration > 0 && integral_met(b, k)) {
         end_integral(b, k, PAGANI_CONVERGED);
         return 1;
     }
@@ -290,13 +316,13 @@ static int ends_here(batch_run *b, int k, int stop)
         end_integral(b, k, PAGANI_STOPPED);
         return 1;
     }
-    if (r->iteration > 0 && res->error - roundoff <= roundoff) {
+    if (r->iteration > 0 && r->error - roundoff <= roundoff) {
         end_integral(b, k, PAGANI_NO_PROGRESS);
         return 1;
     }
     /* The finished regions' error stays in the total for good: once it
      * alone exceeds the target, no refinement can converge. */
-    if (r->finished_error > 0 && r->finished_error >= target_of(res->value, b->opt)) {
+    if (r->finished_error > 0 && r->finished_error >= target_of(r->value, b->opt)) {
         end_integral(b, k, PAGANI_NO_PROGRESS);
         return 1;
     }
@@ -350,7 +376,8 @@ static int choose_all(batch_run *b)
         }
     }
     if (resplit) {
-        rc = b->ops->classify(b->ctx->backend_state, b->requests, b->sums);
+        rc = b->ops->classify(b->ctx->backend_state, b->requests, b->sums,
+                              b->components);
         if (rc != PAGANI_OK) return rc;
         for (int k = 0; k < b->integrals; k++)
             if (b->requests[k].classify && b->sums[k].active > b->runs[k].share / 2)
@@ -384,8 +411,8 @@ static void prepare_split(batch_run *b, int k)
     r->threshold_error += thr->error;
     r->iteration++;
     r->earlier_value = r->previous_value;
-    r->previous_value = r->result->value;
-    r->previous_error = r->result->error;
+    r->previous_value = r->value;
+    r->previous_error = r->error;
 }
 
 int cubature_take_estimates(batch_run *b)

@@ -237,7 +237,7 @@ static int run_logged(const char *program, char *const argv[],
 
 /* dlopen + dlsym; returns 0, or -1 with the reason in ctx's message. */
 static int open_object(pagani_context *ctx, const char *path, void **module,
-                       pagani_function *entry)
+                       void *entry)
 {
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     void *sym;
@@ -256,7 +256,7 @@ static int open_object(pagani_context *ctx, const char *path, void **module,
     }
     *module = handle;
     /* POSIX guarantees object and function pointers convert (dlsym). */
-    memcpy(entry, &sym, sizeof *entry);
+    memcpy(entry, &sym, sizeof(pagani_function));
     return 0;
 }
 
@@ -333,7 +333,7 @@ done:
  * for the cache. The folder is removed on every way out. */
 static int build(pagani_context *ctx, const char *root, const char *template,
                  const char *unit, const char *cc, void **module,
-                 pagani_function *entry, char **code, size_t *size)
+                 void *entry, char **code, size_t *size)
 {
     char *name = pagani_path_join(root, "/", template);
     char *src = NULL, *obj = NULL, *log = NULL;
@@ -376,7 +376,7 @@ static int build(pagani_context *ctx, const char *root, const char *template,
 }
 
 int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
-                        pagani_function *entry)
+                        void *entry)
 {
     const char *env = getenv("PAGANI_CC"), *tmp = getenv("TMPDIR");
     const char *cc = env && *env ? env : PAGANI_DEFAULT_CC;
@@ -386,7 +386,7 @@ int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
     int rc;
 
     *module = NULL;
-    *entry = NULL;
+    memset(entry, 0, sizeof(pagani_function));
     if (!dir) {
         /* Nothing can be cached: build in a private temporary folder. */
         rc = build(ctx, tmp && *tmp ? tmp : "/tmp", "pagani-build-XXXXXX",

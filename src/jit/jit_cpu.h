@@ -9,8 +9,9 @@
 #include "internal.h"
 
 /* Compiles `unit` (or finds it in the cache) and loads it: *module is the
- * dlopen handle (release with pagani_jit_cpu_unload), *entry the function
- * PAGANI_HOST_ENTRY. Expensive on a cache miss (runs the compiler,
+ * dlopen handle (release with pagani_jit_cpu_unload), and entry points to
+ * the function pointer (a pagani_function, or a pagani_vector_function
+ * for a vector form) that receives PAGANI_HOST_ENTRY. Expensive on a cache miss (runs the compiler,
  * $PAGANI_CC or "cc"; a compiler killed with its caller dies with it on
  * Linux). The warnings of code that would run wrong are errors (a path
  * without a return value, an undeclared function, a constant index past
@@ -20,7 +21,7 @@
  * compiler could not run or was killed by a signal; the object would not
  * load) / PAGANI_ERR_NO_MEMORY with the reason. */
 int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
-                        pagani_function *entry);
+                        void *entry);
 
 /* Unloads a module from pagani_jit_cpu_load; NULL is ignored. */
 void pagani_jit_cpu_unload(void *module);

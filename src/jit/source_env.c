@@ -54,6 +54,27 @@ static const char cuda_head[] = "#pragma nv_diag_suppress 550\n";
 static const char cuda_signature[] =
     "__device__ __forceinline__ double\n"
     "pagani_integrand_device(const double *x, const void *params)\n";
+/* Vector forms (%d: n, then ncomp; the CUDA one also defines PAGANI_NCOMP
+ * for the kernels). */
+static const char host_vector_signature[] =
+    "#if defined(__GNUC__) && !defined(__clang__)\n"
+    "__attribute__((noinline, noclone))\n"
+    "#endif\n"
+    "static void pagani_integrand_body(const double x[static %d],\n"
+    "                                  const void *params, double f[static %d]);\n"
+    "void pagani_integrand_entry(const double *x, int n_arg, "
+    "const void *params, double *f)\n"
+    "{\n"
+    "    (void)n_arg;\n"
+    "    pagani_integrand_body(x, params, f);\n"
+    "}\n"
+    "static void pagani_integrand_body(const double x[static %d],\n"
+    "                                  const void *params, double f[static %d])\n";
+static const char cuda_vector_signature[] =
+    "#define PAGANI_NCOMP %d\n"
+    "__device__ __forceinline__ void\n"
+    "pagani_integrand_device_vector(const double *x, const void *params, "
+    "double *f)\n";
 
 /* The body's preamble (%d: n) and the lines around the user's text. The
  * user's text sits in a block of its own, as in PAGANI_INTEGRAND, so it may
@@ -63,6 +84,10 @@ static const char preamble[] =
     "    const int n = %d;\n"
     "    const double *p = (const double *)params;\n"
     "    (void)x; (void)n; (void)p;\n";
+/* The vector form's extra line (%d: ncomp). */
+static const char vector_preamble[] =
+    "    const int ncomp = %d;\n"
+    "    (void)ncomp; (void)f;\n";
 static const char body_open[] = "    {\n#line 1 \"integrand\"\n";
 /* After the user's text, messages about the wrapper's own closing lines
  * (say, an unclosed parenthesis) name the wrapper, not a user line. */
@@ -121,13 +146,20 @@ static int literal_index(const char *s, long long *index)
     return 1;
 }
 
-/* Records name (len bytes, on `line`, followed by `rest`) in facts. */
+/* Records name (len bytes, on `line`, followed by `rest`) in facts;
+ * ncomp > 0: a vector form, whose f[K] must have 0 <= K < ncomp. */
 static void note_name(const char *name, size_t len, const char *rest,
-                      int line, int n, pagani_source_facts *facts)
+                      int line, int n, int ncomp, pagani_source_facts *facts)
 {
     long long k;
     int is_x = len == 1 && name[0] == 'x', is_p = len == 1 && name[0] == 'p';
+    int is_f = ncomp > 0 && len == 1 && name[0] == 'f';
 
+    if (is_f && literal_index(rest, &k) && (k < 0 || k >= ncomp) &&
+        !facts->bad_f_line) {
+        facts->bad_f_line = line;
+        facts->bad_f = k;
+    }
     if (len == 6 && memcmp(name, "return", 6) == 0) facts->is_body = 1;
     if ((is_p || (len == 6 && memcmp(name, "params", 6) == 0)) &&
         !facts->params_line)
@@ -144,7 +176,8 @@ static void note_name(const char *name, size_t len, const char *rest,
     }
 }
 
-void pagani_source_scan(const char *source, int n, pagani_source_facts *facts)
+void pagani_source_scan(const char *source, int n, int ncomp,
+                        pagani_source_facts *facts)
 {
     const char *s = source, *next;
     char last = ' ', before_last = ' '; /* the last two code characters */
@@ -162,7 +195,7 @@ void pagani_source_scan(const char *source, int n, pagani_source_facts *facts)
                    ((*s == '+' || *s == '-') && strchr("eEpP", s[-1])))))
                 s++;
             if (!number && !member)
-                note_name(start, (size_t)(s - start), s, line, n, facts);
+                note_name(start, (size_t)(s - start), s, line, n, ncomp, facts);
             before_last = last;
             last = s[-1];
         } else {
@@ -188,34 +221,41 @@ static size_t expression_length(const char *s)
     return len;
 }
 
-char *pagani_source_wrap(const char *source, int n,
+char *pagani_source_wrap(const char *source, int n, int ncomp,
                          pagani_source_target target)
 {
-    int cuda = target == PAGANI_TARGET_CUDA;
+    int cuda = target == PAGANI_TARGET_CUDA, body;
     pagani_source_facts facts;
     size_t len, total;
     char *unit, *end;
 
-    pagani_source_scan(source, n, &facts);
-    len = facts.is_body ? strlen(source) : expression_length(source);
-    /* Each %d of n takes at most 11 characters. */
+    pagani_source_scan(source, n, ncomp, &facts);
+    body = facts.is_body || ncomp > 0; /* a vector form is always a body */
+    len = body ? strlen(source) : expression_length(source);
+    /* Each %d of n or ncomp takes at most 11 characters. */
     total = sizeof cuda_head + sizeof host_head + sizeof constants +
-            sizeof cuda_signature + sizeof host_signature + sizeof preamble +
-            3 * 11 + sizeof body_open + sizeof expr_open + len +
-            sizeof body_close + sizeof expr_close;
+            sizeof cuda_vector_signature + sizeof host_vector_signature +
+            sizeof preamble + sizeof vector_preamble + 6 * 11 +
+            sizeof body_open + sizeof expr_open + len + sizeof body_close +
+            sizeof expr_close;
     unit = malloc(total);
     if (!unit) return NULL;
 
     end = unit;
     end += sprintf(end, "%s%s", cuda ? cuda_head : host_head, constants);
-    if (cuda)
+    if (cuda && ncomp > 0)
+        end += sprintf(end, cuda_vector_signature, ncomp);
+    else if (cuda)
         end += sprintf(end, "%s", cuda_signature);
+    else if (ncomp > 0)
+        end += sprintf(end, host_vector_signature, n, ncomp, n, ncomp);
     else
         end += sprintf(end, host_signature, n, n);
     end += sprintf(end, preamble, n);
-    end += sprintf(end, "%s", facts.is_body ? body_open : expr_open);
+    if (ncomp > 0) end += sprintf(end, vector_preamble, ncomp);
+    end += sprintf(end, "%s", body ? body_open : expr_open);
     memcpy(end, source, len);
     end += len;
-    strcpy(end, facts.is_body ? body_close : expr_close);
+    strcpy(end, body ? body_close : expr_close);
     return unit;
 }

@@ -30,6 +30,14 @@ typedef enum pagani_source_target {
      *   __device__ __forceinline__ double
      *   pagani_integrand_device(const double *x, const void *params); */
     PAGANI_TARGET_CUDA
+    /* A vector form (ncomp > 0) defines instead, on the host,
+     *   void pagani_integrand_entry(const double *x, int n,
+     *                               const void *params, double *f);
+     * (f declared `double f[static ncomp]` for GCC's index checks) and on
+     * CUDA PAGANI_NCOMP (ncomp) and
+     *   __device__ __forceinline__ void
+     *   pagani_integrand_device_vector(const double *x,
+     *                                  const void *params, double *f); */
 } pagani_source_target;
 
 #define PAGANI_HOST_ENTRY "pagani_integrand_entry"
@@ -44,16 +52,21 @@ typedef struct pagani_source_facts {
     int p_line;             /* the literal p[K] that needs the largest
                                block (the first negative K, if any) ... */
     long long p_index;      /* ... and its K */
+    int bad_f_line;         /* vector forms: first f[K] with K outside */
+    long long bad_f;        /* 0..ncomp-1, and its K */
 } pagani_source_facts;
 
-/* Scans source for an integrand of n coordinates. Only literal indices
- * count (x[2], p [0x1]); a member (s.p, s->x) is not the parameter block
- * or the point. A local variable named p or x counts as them: the scan
- * does not parse C. */
-void pagani_source_scan(const char *source, int n, pagani_source_facts *facts);
+/* Scans source for an integrand of n coordinates (ncomp: 0 for the scalar
+ * form, else the vector form's components, whose f[K] is checked). Only
+ * literal indices count (x[2], p [0x1]); a member (s.p, s->x) is not the
+ * parameter block or the point. A local variable named p or x counts as
+ * them: the scan does not parse C. */
+void pagani_source_scan(const char *source, int n, int ncomp,
+                        pagani_source_facts *facts);
 
-/* Returns a malloc'd translation unit, or NULL when memory ran out. */
-char *pagani_source_wrap(const char *source, int n,
+/* Returns a malloc'd translation unit (ncomp: 0 for the scalar form, else
+ * the vector form's components), or NULL when memory ran out. */
+char *pagani_source_wrap(const char *source, int n, int ncomp,
                          pagani_source_target target);
 
 #endif /* PAGANI_SOURCE_ENV_H */

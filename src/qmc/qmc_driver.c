@@ -39,6 +39,11 @@
  * status PAGANI_NO_PROGRESS, the estimate (+-infinity when it is what
  * overflowed, as when the product did) and an infinite error.
  *
+ * Vector integrands: every component is summed over the same points, each
+ * into its own R sums, and estimated on its own (value and error over the
+ * shifts); the integral converges when the options' norm is met
+ * (rules/component_norm.h), and a NaN in any component is the integral's.
+ *
  * Sums are exact (exact_sum.h): a run gives the same bits on any thread
  * count, and the same as the sum of any split of its indices (qmc.h).
  */
@@ -47,14 +52,19 @@
 #include <stdlib.h>
 #include "methods.h"
 #include "qmc/qmc.h"
+#include "rules/component_norm.h"
 
 /* One run over a batch. */
 typedef struct qmc_run {
     const qmc_ops *ops;
     void *state;                 /* the backend's, for the job */
     qmc_job job;
-    pagani_xsum *total;          /* total[k * R + r]: integral k, shift r */
-    pagani_xsum *part;           /* part[m * R + r]: one block, ids[m] */
+    int ncomp;                   /* components of f: C */
+    pagani_xsum *total;          /* total[(k * C + c) * R + r]: integral k,
+                                    component c, shift r */
+    pagani_xsum *part;           /* part[(m * C + c) * R + r]: one block,
+                                    integral ids[m] */
+    double *values, *errors;     /* the batch's components (C > 1), or NULL */
     qmc_fault *faults;           /* faults[m]: one block, ids[m] */
     int *ids;                    /* the integrals still running, ascending */
     int live;                    /* how many */
@@ -63,15 +73,21 @@ typedef struct qmc_run {
     int overflow_noted;          /* an overflow is in the context's message */
 } qmc_run;
 
-/* Whether a result meets the tolerance; never one whose value or error
- * is not finite. */
-static int met(const pagani_result *res, const pagani_options *opt)
+/* Whether integral k meets the tolerance (every component by the norm);
+ * never when a value or error is not finite. */
+static int met(const qmc_run *run, int k, const pagani_result *res,
+               const pagani_options *opt)
 {
+    const size_t C = (size_t)run->ncomp;
+    if (C > 1)
+        return pagani_components_met(opt->norm, run->ncomp, run->values + k * C,
+                                     run->errors + k * C, opt->epsrel,
+                                     opt->epsabs);
     return isfinite(res->value) && isfinite(res->error) &&
            res->error <= fmax(opt->epsabs, opt->epsrel * fabs(res->value));
 }
 
-/* Whether every shift's sum is exactly zero. */
+/* Whether every sum (of every shift and component) is exactly zero. */
 static int all_zero(const pagani_xsum *sums, int shifts)
 {
     for (int r = 0; r < shifts; r++)
@@ -85,7 +101,7 @@ static int all_zero(const pagani_xsum *sums, int shifts)
 static int open_run(pagani_context *ctx, qmc_run *run, pagani_result *results)
 {
     const int K = run->job.integrals;
-    size_t sums = (size_t)K * (size_t)run->job.shifts;
+    size_t sums = (size_t)K * (size_t)run->ncomp * (size_t)run->job.shifts;
 
     run->total = malloc(sums * sizeof *run->total);
     run->part = malloc(sums * sizeof *run->part);
@@ -93,7 +109,8 @@ static int open_run(pagani_context *ctx, qmc_run *run, pagani_result *results)
     run->ids = malloc((size_t)K * sizeof *run->ids);
     if (!run->total || !run->part || !run->faults || !run->ids)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC sums: %d integrals "
-                           "x %d shifts need %zu bytes", K, run->job.shifts,
+                           "x %d components x %d shifts need %zu bytes", K,
+                           run->ncomp, run->job.shifts,
                            2 * sums * sizeof *run->total);
     for (size_t j = 0; j < sums; j++) pagani_xsum_zero(&run->total[j]);
     for (int k = 0; k < K; k++) {
@@ -123,32 +140,52 @@ static void close_run(qmc_run *run)
 static int add_block(qmc_run *run, int m, int it, unsigned long long N,
                      pagani_result *results)
 {
-    const int R = run->job.shifts, k = run->ids[m];
+    const int R = run->job.shifts, k = run->ids[m], C = run->ncomp;
     const qmc_fault *fault = &run->faults[m];
     pagani_result *res = &results[k];
     /* a finite f times the Jacobian beyond DBL_MAX: not f's fault */
     int jacobian_overflow = fault->k && isfinite(fault->value);
-    pagani_qmc_estimate est;
 
     res->iterations = it;
     res->evaluations = (long long)(N * (unsigned long long)R);
     if (fault->k && !jacobian_overflow) {
         if (!run->nonfinite.k || k < run->nonfinite.integral)
             run->nonfinite = *fault;
+        for (int c = 0; c < C && run->values; c++) {
+            run->values[(size_t)k * C + c] = NAN;
+            run->errors[(size_t)k * C + c] = INFINITY;
+        }
         res->value = NAN;
         res->error = INFINITY;
         res->status = PAGANI_NO_PROGRESS;
         return 0;
     }
-    for (int r = 0; r < R; r++)
-        pagani_xsum_merge(&run->total[(size_t)k * R + r],
-                          &run->part[(size_t)m * R + r]);
-    pagani_qmc_estimate_sums(&run->job, k, &run->total[(size_t)k * R], N, &est);
-    if (jacobian_overflow) est.value = copysign(INFINITY, fault->value);
-    res->value = est.value;
-    res->error = isfinite(est.value) && isfinite(est.error) ? est.error
-                                                            : INFINITY;
+    for (int c = C - 1; c >= 0; c--) { /* component 0 last: the result's */
+        pagani_xsum *total = &run->total[((size_t)k * C + c) * R];
+        pagani_qmc_estimate est;
+        for (int r = 0; r < R; r++)
+            pagani_xsum_merge(&total[r], &run->part[((size_t)m * C + c) * R + r]);
+        pagani_qmc_estimate_sums(&run->job, k, total, N, &est);
+        if (jacobian_overflow && c == fault->component)
+            est.value = copysign(INFINITY, fault->value);
+        res->value = est.value;
+        res->error = isfinite(est.value) && isfinite(est.error) ? est.error
+                                                                : INFINITY;
+        if (run->values) {
+            run->values[(size_t)k * C + c] = res->value;
+            run->errors[(size_t)k * C + c] = res->error;
+        }
+    }
     return 1;
+}
+
+/* Whether some component of integral k has an overflowed estimate. */
+static int overflowed(const qmc_run *run, int k, const pagani_result *res)
+{
+    const size_t C = (size_t)run->ncomp;
+    for (size_t c = 0; run->errors && c < C; c++)
+        if (!isfinite(run->errors[k * C + c])) return 1;
+    return !isfinite(res->error);
 }
 
 /* How integral k, summed in block `it`, ends by the single call's rules:
@@ -160,7 +197,7 @@ static pagani_status decide(pagani_context *ctx, qmc_run *run, int k, int it,
                             const pagani_result *res, int stop, int cut,
                             const pagani_options *opt)
 {
-    if (!isfinite(res->error)) {
+    if (overflowed(run, k, res)) {
         char who[32] = "";
         if (run->job.integrals > 1)
             snprintf(who, sizeof who, "integral %d: ", k);
@@ -172,7 +209,7 @@ static pagani_status decide(pagani_context *ctx, qmc_run *run, int k, int it,
         run->overflow_noted = 1;
         return PAGANI_NO_PROGRESS;
     }
-    if (met(res, opt)) return PAGANI_CONVERGED;
+    if (met(run, k, res, opt)) return PAGANI_CONVERGED;
     if (stop) return PAGANI_STOPPED;
     if (cut) return PAGANI_MAX_EVALUATIONS;
     return PAGANI_MAX_ITERATIONS;
@@ -231,6 +268,11 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
                                     : PAGANI_QMC_DEFAULT_POINTS;
     if ((rc = pagani_qmc_batch_job(ctx, f, batch, opt, &run.job)) != PAGANI_OK)
         return rc;
+    run.ncomp = f->ncomp;
+    if (run.ncomp > 1) {
+        run.values = batch->values;
+        run.errors = batch->errors;
+    }
     if (opt->max_evaluations > 0) {
         cap = (unsigned long long)opt->max_evaluations /
               (unsigned long long)run.job.shifts;
@@ -254,7 +296,8 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
     }
     for (int k = 0; k < batch->count; k++)
         if (results[k].status != PAGANI_NO_PROGRESS &&
-            all_zero(&run.total[(size_t)k * run.job.shifts], run.job.shifts))
+            all_zero(&run.total[(size_t)k * run.ncomp * run.job.shifts],
+                     run.ncomp * run.job.shifts))
             results[k].status = PAGANI_NO_SIGNAL;
     if (run.nonfinite.k) rc = pagani_qmc_fault(ctx, &run.job, &run.nonfinite);
 out:

@@ -43,6 +43,7 @@ int pagani_qmc_batch_job(pagani_context *ctx, pagani_integrand *f,
     job->box_stride = batch->box_stride;
     job->params = batch->params;
     job->params_stride = batch->params_stride;
+    job->ncomp = f->ncomp;
     return PAGANI_OK;
 }
 
@@ -50,7 +51,7 @@ int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
                    const double *lower, const double *upper,
                    const pagani_options *opt, qmc_job *job)
 {
-    pagani_batch one = {1, f->params, 0, lower, upper, 0};
+    pagani_batch one = {1, f->params, 0, lower, upper, 0, NULL, NULL};
     return pagani_qmc_batch_job(ctx, f, &one, opt, job);
 }
 
@@ -127,7 +128,7 @@ int pagani_qmc_fault(pagani_context *ctx, const qmc_job *job,
 {
     const double *lower = qmc_job_lower(job, fault->integral);
     const double *upper = qmc_job_upper(job, fault->integral);
-    char coords[512], integral[32] = "";
+    char coords[512], integral[32] = "", component[32] = "";
     size_t used = 0;
     double w = 1.0;
 
@@ -145,10 +146,13 @@ int pagani_qmc_fault(pagani_context *ctx, const qmc_job *job,
         snprintf(coords + used, sizeof coords - used, ", ...");
     if (job->integrals > 1)
         snprintf(integral, sizeof integral, "integral %d: ", fault->integral);
+    if (job->ncomp > 1)
+        snprintf(component, sizeof component, " in component %d",
+                 fault->component);
     return pagani_fail(ctx, PAGANI_ERR_NONFINITE, "%sthe integrand returned "
-                       "%g at x = (%s) (QMC point %llu of shift %d; Jacobian "
-                       "%g)", integral, fault->value, coords, fault->k,
-                       fault->shift, w);
+                       "%g%s at x = (%s) (QMC point %llu of shift %d; Jacobian "
+                       "%g)", integral, fault->value, component, coords,
+                       fault->k, fault->shift, w);
 }
 
 int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,

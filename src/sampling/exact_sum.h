@@ -76,33 +76,41 @@ PAGANI_HD unsigned long long pagani_xsum_bits(double v)
 #endif
 }
 
-/* Adds a finite double exactly (NaN and infinity must be screened out by
- * the caller: they have no place in the sum). */
-PAGANI_HD void pagani_xsum_add(pagani_xsum *s, double v)
+/* The three signed pieces d[0..2] that a finite double v adds to bins
+ * j, j + 1, j + 2 (each |d| < 2^32); returns j. */
+PAGANI_HD int pagani_xsum_pieces(double v, long long *d)
 {
     unsigned long long u = pagani_xsum_bits(v);
     unsigned long long m = u & 0xfffffffffffffULL;
     int e = (int)((u >> 52) & 0x7ff);
-    int p, j, r;
+    int p, r;
     unsigned long long rest;
-    long long d0, d1, d2;
 
     if (e) m |= 1ULL << 52; else e = 1;   /* subnormals: exponent of 1 */
     p = e - 1;                 /* v = m * 2^(p - 1074), 0 <= p <= 2045 */
-    j = p >> 5;
     r = p & 31;
     rest = m >> (32 - r);      /* m * 2^r without its low 32 bits */
-    d0 = (long long)((m << r) & 0xffffffffULL);
-    d1 = (long long)(rest & 0xffffffffULL);
-    d2 = (long long)(rest >> 32);
+    d[0] = (long long)((m << r) & 0xffffffffULL);
+    d[1] = (long long)(rest & 0xffffffffULL);
+    d[2] = (long long)(rest >> 32);
     if (u >> 63) {
-        d0 = -d0;
-        d1 = -d1;
-        d2 = -d2;
+        d[0] = -d[0];
+        d[1] = -d[1];
+        d[2] = -d[2];
     }
-    s->bin[j] += d0;
-    s->bin[j + 1] += d1;
-    s->bin[j + 2] += d2;
+    return p >> 5;
+}
+
+/* Adds a finite double exactly (NaN and infinity must be screened out by
+ * the caller: they have no place in the sum). */
+PAGANI_HD void pagani_xsum_add(pagani_xsum *s, double v)
+{
+    long long d[3];
+    int j = pagani_xsum_pieces(v, d);
+
+    s->bin[j] += d[0];
+    s->bin[j + 1] += d[1];
+    s->bin[j + 2] += d[2];
     if (++s->load >= PAGANI_XSUM_MAX_LOAD) pagani_xsum_normalize(s);
 }
 

@@ -25,6 +25,22 @@
 #define PAGANI_VEGAS_DIM PAGANI_MAX_DIM
 #define PAGANI_VEGAS_NDIM(kp) ((kp)->n)
 typedef double (*pagani_vegas_fn)(const double *x, int n, const void *params);
+typedef void (*pagani_vegas_vector_fn)(const double *x, int n,
+                                       const void *params, double *f);
+#endif
+
+/* Components of the integrand: on the device PAGANI_NCOMP, a constant of
+ * the wrapped vector source (1 for scalar source); on the host kp->ncomp,
+ * up to 64 (PAGANI_MAX_COMPONENTS). */
+#if defined(__CUDA_ARCH__) && defined(PAGANI_NCOMP)
+#define PAGANI_VEGAS_MAX_NCOMP PAGANI_NCOMP
+#define PAGANI_VEGAS_NCOMP(kp) PAGANI_NCOMP
+#elif defined(__CUDA_ARCH__)
+#define PAGANI_VEGAS_MAX_NCOMP 1
+#define PAGANI_VEGAS_NCOMP(kp) 1
+#else
+#define PAGANI_VEGAS_MAX_NCOMP 64
+#define PAGANI_VEGAS_NCOMP(kp) ((kp)->ncomp)
 #endif
 
 /* What every piece of a pass shares. */
@@ -36,6 +52,8 @@ typedef struct pagani_vegas_kparams {
     int row_stride;              /* nb + 1, or 0 when all axes share row 0 */
     int accumulate;
     int cells;                   /* bin cells: rows * nb */
+    int ncomp;                   /* host: components of f (1..64) */
+    int vector;                  /* host: fn is a pagani_vegas_vector_fn */
     long long fixed_count;       /* the usual samples per piece, with: */
     double inv_count;            /*   1 / fixed_count */
     double var_weight;           /*   1 / (c (c - 1) pieces^2), c = fixed_count */
@@ -59,6 +77,7 @@ typedef struct pagani_vegas_piece_out {
     int overflow;                /* some v^2 * bin_scale >= VEGAS_Q_LIMIT */
     long long fault_sample;      /* first sample with f not finite, -1 */
     double fault_value;
+    int fault_component;         /* its first component not finite */
 } pagani_vegas_piece_out;
 
 /* The reciprocals for pieces of `count` samples, `pieces` a cube. */
@@ -141,29 +160,91 @@ PAGANI_HD void pagani_vegas_bin_add(void *bins, unsigned long long *hi, int cell
 #endif
 }
 
+/* f at x, its components into fv (the wrapped source on the device, fn
+ * on the host). A vector integrand finds fv filled with NaN, so that a
+ * component it leaves unset reads as not finite. */
+PAGANI_HD void pagani_vegas_eval(const pagani_vegas_kparams *kp, const void *fn,
+                                 const double *x, double *fv)
+{
+#if defined(__CUDA_ARCH__) && defined(PAGANI_NCOMP)
+    (void)fn;
+#pragma unroll
+    for (int c = 0; c < PAGANI_NCOMP; c++) fv[c] = 0.0 / 0.0;
+    pagani_integrand_device_vector(x, kp->params, fv);
+#elif defined(__CUDA_ARCH__)
+    (void)fn;
+    fv[0] = pagani_integrand_device(x, kp->params);
+#else
+    if (kp->vector) {
+        for (int c = 0; c < kp->ncomp; c++) fv[c] = 0.0 / 0.0;
+        ((pagani_vegas_vector_fn)fn)(x, kp->n, kp->params, fv);
+    } else {
+        fv[0] = ((pagani_vegas_fn)fn)(x, kp->n, kp->params);
+    }
+#endif
+}
+
+/* The first component of fv that is NaN or infinite, or -1. */
+PAGANI_HD int pagani_vegas_first_fault(const pagani_vegas_kparams *kp,
+                                       const double *fv)
+{
+    (void)kp;
+    for (int c = 0; c < PAGANI_VEGAS_NCOMP(kp); c++)
+        if (!(fv[c] - fv[c] == 0.0)) return c;
+    return -1;
+}
+
+/* A piece's mean (/ pieces) and variance (/ pieces^2) of samples whose
+ * deviations from the first, `shift`, sum to s1 with squares s2. */
+PAGANI_HD void pagani_vegas_moments(const pagani_vegas_kparams *kp,
+                                    long long count, double shift, double s1,
+                                    double s2, double *mean, double *var)
+{
+    /* reciprocals from the host when the count is the usual one */
+    double ic = kp->inv_count, vw = kp->var_weight;
+    if (count != kp->fixed_count) {
+        ic = 1.0 / (double)count;
+        vw = ic / (double)(count - 1) * kp->inv_pieces * kp->inv_pieces;
+    }
+    *mean = (shift + s1 * ic) * kp->inv_pieces;
+    *var = (s2 - s1 * s1 * ic) * vw;
+    /* below 0 only by rounding; a v or a squared deviation beyond the
+     * range of a double leaves mean or var infinite or NaN, which the
+     * driver stops on */
+    if (*var < 0.0 && *var - *var == 0.0) *var = 0.0;
+}
+
 /*
  * Samples first .. first + count - 1 (count >= 2) of cube `cube`, whose
  * intervals are k[0..n-1]. Contributions go to bins (rows of nb cells)
  * when kp->accumulate. fn is the host integrand (unused on the device).
+ * Component 0 is the integrand the piece's sums and bins describe; with
+ * several components, each one's mean and variance (component 0's too)
+ * go to components[2 c] and components[2 c + 1] when it is not NULL.
  */
 PAGANI_HD pagani_vegas_piece_out
 pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
                    pagani_u64 cube, const double *k, pagani_u64 first,
-                   long long count, void *bins)
+                   long long count, void *bins, double *components)
 {
     pagani_vegas_piece_out o;
-    double shift = 0.0, s1 = 0.0, s2 = 0.0;
+    double shift[PAGANI_VEGAS_MAX_NCOMP], s1[PAGANI_VEGAS_MAX_NCOMP];
+    double s2[PAGANI_VEGAS_MAX_NCOMP];
     const int n = PAGANI_VEGAS_NDIM(kp);  /* a constant on the device */
+    const int nc = components ? PAGANI_VEGAS_NCOMP(kp) : 1;
 
     o.nonzero = 0;
     o.vmax = 0.0;
     o.overflow = 0;
     o.fault_sample = -1;
     o.fault_value = 0.0;
+    o.fault_component = 0;
+    for (int c = 0; c < nc; c++) shift[c] = s1[c] = s2[c] = 0.0;
     for (long long j = 0; j < count; j++) {
-        double x[PAGANI_VEGAS_DIM];
+        double x[PAGANI_VEGAS_DIM], fv[PAGANI_VEGAS_MAX_NCOMP];
         int bin[PAGANI_VEGAS_DIM];
-        double jac = 1.0, fx, v, d;
+        double jac = 1.0, v;
+        int bad, nonzero = 0;
 
 #if defined(__CUDA_ARCH__)
 #pragma unroll
@@ -185,25 +266,24 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
                 }
             }
         }
-#if defined(__CUDA_ARCH__)
-        (void)fn;
-        fx = pagani_integrand_device(x, kp->params);
-#else
-        fx = ((pagani_vegas_fn)fn)(x, n, kp->params);
-#endif
-        v = fx * jac;     /* may overflow though f is finite: see o.var */
-        if (!(fx - fx == 0.0)) {         /* NaN or infinity */
-            if (o.fault_sample < 0) {
-                o.fault_sample = (long long)(first + (pagani_u64)j);
-                o.fault_value = fx;
-            }
-            v = 0.0;
+        pagani_vegas_eval(kp, fn, x, fv);
+        bad = pagani_vegas_first_fault(kp, fv);
+        if (bad >= 0 && o.fault_sample < 0) {
+            o.fault_sample = (long long)(first + (pagani_u64)j);
+            o.fault_value = fv[bad];
+            o.fault_component = bad;
         }
-        if (fx != 0.0) o.nonzero++;
-        if (j == 0) shift = v;
-        d = v - shift;
-        s1 += d;
-        s2 += d * d;
+        for (int c = 0; c < PAGANI_VEGAS_NCOMP(kp); c++) nonzero |= fv[c] != 0.0;
+        o.nonzero += nonzero;
+        for (int c = 0; c < nc; c++) {
+            /* v may overflow though f is finite: see o.var */
+            double vc = bad >= 0 ? 0.0 : fv[c] * jac, d;
+            if (j == 0) shift[c] = vc;
+            d = vc - shift[c];
+            s1[c] += d;
+            s2[c] += d * d;
+        }
+        v = bad >= 0 ? 0.0 : fv[0] * jac;
         v = v * v;
         if (v > o.vmax) o.vmax = v;
         if (kp->accumulate) {
@@ -223,19 +303,10 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
             }
         }
     }
-    {   /* reciprocals from the host when the count is the usual one */
-        double ic = kp->inv_count, vw = kp->var_weight;
-        if (count != kp->fixed_count) {
-            ic = 1.0 / (double)count;
-            vw = ic / (double)(count - 1) * kp->inv_pieces * kp->inv_pieces;
-        }
-        o.mean = (shift + s1 * ic) * kp->inv_pieces;
-        o.var = (s2 - s1 * s1 * ic) * vw;
-    }
-    /* below 0 only by rounding; a v or a squared deviation beyond the
-     * range of a double leaves mean or var infinite or NaN, which the
-     * driver stops on */
-    if (o.var < 0.0 && o.var - o.var == 0.0) o.var = 0.0;
+    pagani_vegas_moments(kp, count, shift[0], s1[0], s2[0], &o.mean, &o.var);
+    for (int c = 0; components && c < nc; c++)
+        pagani_vegas_moments(kp, count, shift[c], s1[c], s2[c],
+                             &components[2 * c], &components[2 * c + 1]);
     return o;
 }
 

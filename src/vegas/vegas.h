@@ -32,12 +32,15 @@ typedef struct vegas_plan {
     double alpha;
     double chi2_max;
     double epsrel, epsabs;
+    int norm;                /* pagani_norm, for vector integrands */
     long long max_evaluations;
 } vegas_plan;
 
 /* One integral of the batch. */
 typedef struct vegas_member {
-    double *estimate, *variance; /* per iteration */
+    double *estimate, *variance; /* per component c and iteration it, at
+                                    [c * itmax + it] (component 0 first:
+                                    the one the grid adapts to) */
     long long *nonzero;
     double volume;
     long long evaluations;
@@ -60,10 +63,11 @@ typedef struct vegas_run {
     const pagani_batch *batch;
     int own_params;             /* the blocks are the integrand's own */
     int count;                  /* K */
+    int ncomp;                  /* C, components of f */
     size_t grid_size, bin_size; /* doubles of one grid, of one's bins */
     double *lower, *width;      /* K boxes of n */
     double *grids, *bins, *work;
-    double *history;    /* K x itmax estimates, then variances */
+    double *history;    /* K x C x itmax estimates, then variances */
     long long *nonzero; /* K x itmax */
     vegas_member *members;
     /* the passes of one iteration: K entries each */
@@ -72,6 +76,8 @@ typedef struct vegas_run {
     double *beta_sums;
     long long *totals;
     vegas_sums *sums, *repeat;
+    double *components, *components_repeat; /* C > 1: the passes' sums of
+                                               every component, 2 K C */
     int *bins_valid;
 } vegas_run;
 

@@ -15,6 +15,11 @@
  * combined iterations. Converged when K >= 2, the error meets epsrel or
  * epsabs and chi2/dof <= chi2_max.
  *
+ * Vector integrands: the grid adapts to component 0 (vegas_backend.h);
+ * every component is combined on its own as above, and the integral
+ * converges when the options' norm is met (rules/component_norm.h) and
+ * every component's chi2/dof is within chi2_max.
+ *
  * Honest failure: when the combined iterations hold fewer than 2 samples
  * with f != 0, the error estimate says nothing about the integral: the
  * status is PAGANI_NO_SIGNAL (the run stops as soon as it could otherwise
@@ -64,6 +69,7 @@
 #include "methods.h"
 #include "vegas/vegas.h"
 #include "sampling/vegas_grid.h"
+#include "rules/component_norm.h"
 
 /* The combined estimate of iterations first..last. */
 typedef struct vegas_combined {
@@ -91,6 +97,8 @@ static void free_run(vegas_run *r)
     free(r->totals);
     free(r->sums);
     free(r->repeat);
+    free(r->components);
+    free(r->components_repeat);
     free(r->bins_valid);
 }
 
@@ -104,19 +112,21 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
     const vegas_job *job = &r->plan.job;
     const size_t k = (size_t)r->count, n = (size_t)job->n;
     const size_t its = (size_t)r->plan.itmax, nb = (size_t)job->bins;
+    const size_t C = (size_t)r->ncomp;
     double bytes;
 
     r->grid_size = (size_t)job->grid_axes * (nb + 1);
     r->bin_size = (size_t)job->grid_axes * nb;
     bytes =
-        (double)k * (8.0 * (r->grid_size + r->bin_size + 2 * n + 3 * its + 4) +
+        (double)k * (8.0 * (r->grid_size + r->bin_size + 2 * n +
+                            (2 * C + 1) * its + 4 * C + 4) +
                      sizeof(vegas_member) + 2 * sizeof(vegas_sums) + 24);
     r->lower = malloc(sizeof(double) * k * n);
     r->width = malloc(sizeof(double) * k * n);
     r->grids = malloc(sizeof(double) * k * r->grid_size);
     r->bins = malloc(sizeof(double) * k * r->bin_size);
     r->work = malloc(sizeof(double) * (2 * nb + 1));
-    r->history = malloc(2 * sizeof(double) * k * its);
+    r->history = malloc(2 * sizeof(double) * k * C * its);
     r->nonzero = malloc(sizeof(long long) * k * its);
     r->members = calloc(k, sizeof(vegas_member));
     r->list = malloc(sizeof(int) * k);
@@ -127,10 +137,14 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
     r->sums = malloc(sizeof(vegas_sums) * k);
     r->repeat = malloc(sizeof(vegas_sums) * k);
     r->bins_valid = malloc(sizeof(int) * k);
+    if (C > 1) {
+        r->components = malloc(2 * sizeof(double) * k * C);
+        r->components_repeat = malloc(2 * sizeof(double) * k * C);
+    }
     if (!r->lower || !r->width || !r->grids || !r->bins || !r->work ||
         !r->history || !r->nonzero || !r->members || !r->list || !r->again ||
         !r->scale || !r->beta_sums || !r->totals || !r->sums || !r->repeat ||
-        !r->bins_valid)
+        !r->bins_valid || (C > 1 && (!r->components || !r->components_repeat)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                            "Vegas: %d integrals need "
                            "%.4g MB of host memory (a grid of %d x %d bins "
@@ -141,8 +155,8 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
         const double *lo = pagani_batch_lower(batch, i);
         const double *hi = pagani_batch_upper(batch, i);
 
-        m->estimate = r->history + (size_t)i * its;
-        m->variance = r->history + (k + (size_t)i) * its;
+        m->estimate = r->history + (size_t)i * C * its;
+        m->variance = r->history + (k + (size_t)i) * C * its;
         m->nonzero = r->nonzero + (size_t)i * its;
         m->volume = 1.0;
         for (int d = 0; d < job->n; d++) {
@@ -159,13 +173,16 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
     return PAGANI_OK;
 }
 
-/* Inverse-variance average of member m's iterations first..last. An
- * iteration whose variance came out 0 (no two samples of a piece
- * differed) has an unknown error, not a zero one: it is left out, unless
- * all are such, when the plain average is taken with error 0 (a constant,
- * or nothing seen). */
-static vegas_combined combine(const vegas_member *m, int first, int last)
+/* Inverse-variance average of component `comp` of member m over its
+ * iterations first..last. An iteration whose variance came out 0 (no two
+ * samples of a piece differed) has an unknown error, not a zero one: it
+ * is left out, unless all are such, when the plain average is taken with
+ * error 0 (a constant, or nothing seen). */
+static vegas_combined combine(const vegas_run *r, const vegas_member *m,
+                              int comp, int first, int last)
 {
+    const double *estimate = m->estimate + (size_t)comp * r->plan.itmax;
+    const double *variance = m->variance + (size_t)comp * r->plan.itmax;
     vegas_combined c;
     double sw = 0.0, swi = 0.0, sum = 0.0, chi2 = 0.0;
     int weighted = 0;
@@ -174,10 +191,10 @@ static vegas_combined combine(const vegas_member *m, int first, int last)
     for (int k = first; k <= last; k++) {
         c.nonzero += m->nonzero[k];
         c.count++;
-        sum += m->estimate[k];
-        if (m->variance[k] > 0.0) {
-            sw += 1.0 / m->variance[k];
-            swi += m->estimate[k] / m->variance[k];
+        sum += estimate[k];
+        if (variance[k] > 0.0) {
+            sw += 1.0 / variance[k];
+            swi += estimate[k] / variance[k];
             weighted++;
         }
     }
@@ -185,26 +202,39 @@ static vegas_combined combine(const vegas_member *m, int first, int last)
     if (weighted == 0) {
         c.value = sum / c.count;
         for (int k = first; k <= last; k++)
-            if (m->estimate[k] != c.value) c.chi2_dof = INFINITY;
+            if (estimate[k] != c.value) c.chi2_dof = INFINITY;
         return c;
     }
     c.value = swi / sw;
     c.error = sqrt(1.0 / sw);
     for (int k = first; k <= last; k++) {
-        double d = m->estimate[k] - c.value;
-        if (m->variance[k] > 0.0) chi2 += d * d / m->variance[k];
+        double d = estimate[k] - c.value;
+        if (variance[k] > 0.0) chi2 += d * d / variance[k];
     }
     c.count = weighted;
     c.chi2_dof = weighted > 1 ? chi2 / (weighted - 1) : 0.0;
     return c;
 }
 
-/* Whether the tolerance is met; never for a value or error that is not
- * finite. */
-static int error_met(const vegas_plan *p, const vegas_combined *c)
+/* Member k's combination of iterations first..last, every component:
+ * component c's into all[c] (C of them). Returns whether the tolerance is
+ * met by the norm (never for a value or error that is not finite), and in
+ * *chi2_dof the largest chi2/dof of the components. */
+static int combine_all(const vegas_run *r, int k, int first, int last,
+                       vegas_combined *all, double *chi2_dof)
 {
-    return isfinite(c->value) && isfinite(c->error) &&
-           (c->error <= p->epsrel * fabs(c->value) || c->error <= p->epsabs);
+    const vegas_plan *p = &r->plan;
+    double value[PAGANI_MAX_COMPONENTS], error[PAGANI_MAX_COMPONENTS];
+
+    *chi2_dof = 0.0;
+    for (int c = 0; c < r->ncomp; c++) {
+        all[c] = combine(r, &r->members[k], c, first, last);
+        value[c] = all[c].value;
+        error[c] = all[c].error;
+        if (!(all[c].chi2_dof <= *chi2_dof)) *chi2_dof = all[c].chi2_dof;
+    }
+    return pagani_components_met(p->norm, r->ncomp, value, error, p->epsrel,
+                                 p->epsabs);
 }
 
 /* Member k leaves the run after `iterations` iterations with `status`:
@@ -217,15 +247,22 @@ static void finish(vegas_run *r, int k, int iterations, pagani_status status,
 {
     const vegas_plan *p = &r->plan;
     vegas_member *m = &r->members[k];
-    int last = iterations - 1, first = p->first_combined;
-    vegas_combined c;
+    int last = iterations - 1, first = p->first_combined, met;
+    vegas_combined all[PAGANI_MAX_COMPONENTS], c;
+    double chi2_dof;
 
     m->running = 0;
     if (first > last) first = last; /* nothing combined: the last */
-    c = combine(m, first < 0 ? 0 : first, last);
+    met = combine_all(r, k, first < 0 ? 0 : first, last, all, &chi2_dof);
+    c = all[0];
     result->value = c.value;
     result->error = iterations > 0 ? c.error : INFINITY;
     result->chi2_dof = c.chi2_dof;
+    for (int j = 0; r->ncomp > 1 && j < r->ncomp; j++) {
+        r->batch->values[(size_t)k * r->ncomp + j] = all[j].value;
+        r->batch->errors[(size_t)k * r->ncomp + j] =
+            iterations > 0 ? all[j].error : INFINITY;
+    }
     result->status = status;
     result->evaluations = m->evaluations;
     result->regions = p->job.cubes;
@@ -233,9 +270,20 @@ static void finish(vegas_run *r, int k, int iterations, pagani_status status,
     if (status == PAGANI_CONVERGED || iterations == 0) return;
     if (c.nonzero < 2)
         result->status = PAGANI_NO_SIGNAL;
-    else if (status == PAGANI_MAX_ITERATIONS && error_met(p, &c) &&
-             c.chi2_dof > p->chi2_max)
+    else if (status == PAGANI_MAX_ITERATIONS && met && chi2_dof > p->chi2_max)
         result->status = PAGANI_CHI2_TOO_LARGE;
+}
+
+/* Sets the components (C > 1) of member k's result to the estimate of
+ * one iteration, `it`, with an infinite error, or to NaN (it < 0). */
+static void components_of_failure(vegas_run *r, int k, int it)
+{
+    const vegas_member *m = &r->members[k];
+    for (int c = 0; r->ncomp > 1 && c < r->ncomp; c++) {
+        r->batch->values[(size_t)k * r->ncomp + c] =
+            it < 0 ? NAN : m->estimate[(size_t)c * r->plan.itmax + it];
+        r->batch->errors[(size_t)k * r->ncomp + c] = INFINITY;
+    }
 }
 
 /* Member k's estimate or variance of iteration `it` overflowed although f
@@ -249,6 +297,7 @@ static void finish_overflow(vegas_run *r, int k, int it, pagani_result *result)
     result->error = INFINITY;
     result->iterations = it + 1;
     r->members[k].overflow_iteration = it;
+    components_of_failure(r, k, it);
 }
 
 /* Member k met NaN or infinity: value NaN, error infinite. */
@@ -263,6 +312,7 @@ static void finish_fault(vegas_run *r, int k, pagani_result *result)
     result->evaluations = m->evaluations;
     result->regions = r->plan.job.cubes;
     result->iterations = m->fault_iteration + 1;
+    components_of_failure(r, k, -1);
 }
 
 /* The members that may run iteration `it` into r->list (returned: how
@@ -320,6 +370,30 @@ static int adjust(vegas_run *r, int count)
     }
 }
 
+/* Records iteration `it` of the i-th member of r->list: every
+ * component's estimate and variance (component 0's are the pass's value
+ * and variance). Returns 1 when one of them overflowed. */
+static int record(vegas_run *r, int i, int it)
+{
+    const int k = r->list[i], C = r->ncomp;
+    vegas_member *m = &r->members[k];
+    const double scale = m->volume / (double)r->plan.job.cubes;
+    int overflow = 0;
+
+    for (int c = 0; c < C; c++) {
+        size_t at = (size_t)c * r->plan.itmax + (size_t)it;
+        double value = r->sums[i].value, variance = r->sums[i].variance;
+        if (c > 0) {
+            value = r->components[2 * ((size_t)i * C + c)];
+            variance = r->components[2 * ((size_t)i * C + c) + 1];
+        }
+        m->estimate[at] = value * scale;
+        m->variance[at] = variance * scale * scale;
+        overflow |= !isfinite(m->estimate[at]) || !isfinite(m->variance[at]);
+    }
+    return overflow;
+}
+
 /* Records iteration `it` of the members in r->list and judges each:
  * converged, no signal, overflowed, or on to the next iteration. */
 static void judge(vegas_run *r, int it, int count, pagani_result *results)
@@ -329,27 +403,27 @@ static void judge(vegas_run *r, int it, int count, pagani_result *results)
     for (int i = 0; i < count; i++) {
         const int k = r->list[i];
         vegas_member *m = &r->members[k];
-        const double scale = m->volume / (double)p->job.cubes;
         const vegas_sums *s = &r->sums[i];
-        vegas_combined c;
+        vegas_combined all[PAGANI_MAX_COMPONENTS], c;
+        double chi2_dof;
+        int met;
 
         if (!m->running) continue; /* f was NaN or infinite */
-        m->estimate[it] = s->value * scale;
-        m->variance[it] = s->variance * scale * scale;
-        m->nonzero[it] = s->nonzero;
-        if (!isfinite(m->estimate[it]) || !isfinite(m->variance[it])) {
+        if (record(r, i, it)) {
             finish_overflow(r, k, it, &results[k]);
             continue;
         }
+        m->nonzero[it] = s->nonzero;
         m->seen += s->nonzero;
-        c = combine(m, it >= p->first_combined ? p->first_combined : it, it);
+        met = combine_all(r, k, it >= p->first_combined ? p->first_combined : it,
+                          it, all, &chi2_dof);
+        c = all[0];
         m->value = c.value;
         m->error = c.error;
         if (it >= p->first_combined && c.count >= 2) {
             if (m->seen == 0)
                 finish(r, k, it + 1, PAGANI_NO_SIGNAL, &results[k]);
-            else if (c.nonzero >= 2 && error_met(p, &c) &&
-                     c.chi2_dof <= p->chi2_max)
+            else if (c.nonzero >= 2 && met && chi2_dof <= p->chi2_max)
                 finish(r, k, it + 1, PAGANI_CONVERGED, &results[k]);
         }
     }
@@ -460,6 +534,7 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
      * it) is read afresh for every pass, as the callback may replace it */
     r.own_params = batch->params == f->params;
     r.count = batch->count;
+    r.ncomp = f->ncomp;
     rc = alloc_run(ctx, &r, batch);
     if (rc == PAGANI_OK) {
         vegas_job *job = &r.plan.job;

@@ -21,7 +21,7 @@ int pagani_vegas_report_fault(pagani_context *ctx, const vegas_run *r, int k)
     const vegas_sums *s = &m->fault;
     const double *grid = r->grids + (size_t)k * r->grid_size;
     const int it = m->fault_iteration;
-    char text[1024], which[32] = "";
+    char text[1024], which[32] = "", component[32] = "";
     size_t len = 0;
     long long c = s->fault_cube;
     double jac = 1.0;
@@ -44,10 +44,13 @@ int pagani_vegas_report_fault(pagani_context *ctx, const vegas_run *r, int k)
                                r->width[(size_t)k * job->n + i], u));
     }
     if (r->count > 1) snprintf(which, sizeof which, "integral %d: ", k);
+    if (r->ncomp > 1)
+        snprintf(component, sizeof component, " in component %d",
+                 s->fault_component);
     return pagani_fail(ctx, PAGANI_ERR_NONFINITE,
-                       "%sthe integrand returned %g at x = (%s%s) (Vegas "
+                       "%sthe integrand returned %g%s at x = (%s%s) (Vegas "
                        "iteration %d, sub-cube %lld, sample %lld)",
-                       which, s->fault_value, text,
+                       which, s->fault_value, component, text,
                        len >= sizeof text - 64 ? ", ..." : "", it + 1,
                        s->fault_cube, s->fault_sample);
 }
@@ -56,7 +59,8 @@ int pagani_vegas_report_fault(pagani_context *ctx, const vegas_run *r, int k)
  * bin scales scale[] into sums[]; adds the evaluations to the members and
  * takes those where f was NaN or infinite out of the run. */
 static int sample(vegas_run *r, vegas_pass *pass, int it, const int *list,
-                  int count, const double *scale, vegas_sums *sums)
+                  int count, const double *scale, vegas_sums *sums,
+                  double *components)
 {
     int rc;
 
@@ -68,8 +72,8 @@ static int sample(vegas_run *r, vegas_pass *pass, int it, const int *list,
     pass->count = count;
     pass->members = list;
     pass->bin_scale = scale;
-    if ((rc = r->ops->sample(r->state, pass, sums, r->bins)) != PAGANI_OK)
-        return rc;
+    rc = r->ops->sample(r->state, pass, sums, r->bins, components);
+    if (rc != PAGANI_OK) return rc;
     for (int i = 0; i < count; i++) {
         vegas_member *m = &r->members[list[i]];
         m->evaluations += sums[i].evaluations;
@@ -96,9 +100,9 @@ static int pilot(vegas_run *r, int it, const int *list, int count)
         }
     memset(&pass, 0, sizeof pass);
     pass.stride = VEGAS_PILOT_STRIDE;
-    if ((rc = sample(r, &pass, it, r->again, n, r->scale, r->repeat)) !=
-        PAGANI_OK)
-        return rc;
+    rc = sample(r, &pass, it, r->again, n, r->scale, r->repeat,
+                r->components_repeat);
+    if (rc != PAGANI_OK) return rc;
     for (int i = 0; i < n; i++)
         r->members[r->again[i]].vmax = r->repeat[i].vmax;
     return PAGANI_OK;
@@ -133,9 +137,8 @@ int pagani_vegas_passes(vegas_run *r, int it, int count, int *left)
     pass.stride = 1;
     pass.accumulate = adjusting;
     pass.stratify = adjusting && r->plan.job.plus;
-    if ((rc = sample(r, &pass, it, r->list, count, r->scale, r->sums)) !=
-        PAGANI_OK)
-        return rc;
+    rc = sample(r, &pass, it, r->list, count, r->scale, r->sums, r->components);
+    if (rc != PAGANI_OK) return rc;
     for (int i = 0; i < count; i++) {
         vegas_member *m = &r->members[r->list[i]];
         const vegas_sums *s = &r->sums[i];
@@ -156,10 +159,15 @@ int pagani_vegas_passes(vegas_run *r, int it, int count, int *left)
             m->vmax = s->vmax;
         }
     }
-    rc = sample(r, &pass, it, r->again, again, r->scale + count, r->repeat);
+    rc = sample(r, &pass, it, r->again, again, r->scale + count, r->repeat,
+                r->components_repeat);
     if (rc != PAGANI_OK) return rc;
     for (int i = 0, j = 0; j < again; i++)
         if (r->list[i] == r->again[j]) { /* both lists increase */
+            if (r->components)
+                memcpy(r->components + 2 * (size_t)i * r->ncomp,
+                       r->components_repeat + 2 * (size_t)j * r->ncomp,
+                       2 * (size_t)r->ncomp * sizeof(double));
             r->sums[i] = r->repeat[j++];
             r->bins_valid[i] = 1;
             r->members[r->list[i]].vmax = r->sums[i].vmax;

@@ -76,6 +76,7 @@ static int read_options(pagani_context *ctx, const pagani_options *opt,
     plan->chi2_max = chi2 > 0 ? chi2 : 5.0;
     plan->epsrel = opt->epsrel;
     plan->epsabs = opt->epsabs;
+    plan->norm = opt->norm;
     plan->max_evaluations = opt->max_evaluations;
     plan->job.bins = bins > 0 ? bins : 500;
     plan->job.beta = beta > 0 ? beta : 0.75;
@@ -129,6 +130,7 @@ int pagani_vegas_plan(pagani_context *ctx, pagani_integrand *f,
                            PAGANI_MAX_DIM, f->n);
     if ((rc = read_options(ctx, opt, plan)) != PAGANI_OK) return rc;
     job->integrand = f;
+    job->ncomp = f->ncomp;
     job->n = f->n;
     job->grid_axes = (opt->flags & PAGANI_FLAG_VEGAS_1D) ? 1 : f->n;
     size_run(plan, f->n, (opt->flags & PAGANI_FLAG_VEGAS_PLUS) != 0);
