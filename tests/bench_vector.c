@@ -70,7 +70,7 @@ int main(int argc, char **argv)
     int converged = 1, rc;
     pagani_context *ctx;
     pagani_integrand *vf = NULL, *sf = NULL;
-    pagani_options o = pagani_options_default(method);
+    pagani_options o = pagani_options_default(method), warm;
     pagani_result r;
 
     for (int i = 0; i < DIM; i++) hi[i] = 1.0;
@@ -93,8 +93,12 @@ int main(int argc, char **argv)
                 pagani_context_message(ctx));
         return 1;
     }
-    /* warm-up: first launches, caches */
-    pagani_integrate_vector(ctx, vf, lo, hi, &o, &r, vv, ve);
+    /* warm-up of both forms, two short iterations: run-time compilation
+     * of each method's kernels, first launches, caches */
+    warm = o;
+    warm.max_iterations = 2;
+    pagani_integrate_vector(ctx, vf, lo, hi, &warm, &r, vv, ve);
+    pagani_integrate(ctx, sf, lo, hi, &warm, &r);
 
     t0 = now();
     rc = pagani_integrate_vector(ctx, vf, lo, hi, &o, &r, vv, ve);

@@ -27,9 +27,6 @@
 #define QMC_THREADS PAGANI_QMC_THREADS
 #define QMC_MIN_PER_THREAD 16ULL
 #define QMC_MAX_PER_THREAD 4096ULL
-/* A vector integrand's block holds group * ncomp exact accumulators in
- * shared memory: at most this many. */
-#define QMC_VECTOR_SUMS 64
 
 /* An integrand's compiled QMC kernels (device_module[PAGANI_QMC]). */
 typedef struct cuda_qmc_integrand {
@@ -44,7 +41,6 @@ typedef struct cuda_qmc {
     cuda_qmc_integrand *kernels;
     int ncomp;                   /* sums per point: f's components */
     int group_max;               /* most integrals a block sums */
-    size_t shared;               /* dynamic shared memory of a sums block */
     unsigned long long *acc;     /* live * ncomp * shifts * BINS, then live *
                                     shifts fault words (room for every
                                     integral) */
@@ -145,26 +141,6 @@ static int upload_job(cuda_qmc *q)
                                           "parameter blocks");
 }
 
-/* The shape of the sums launches of a vector integrand of several
- * components (qmc_kernel.cuh): at most QMC_VECTOR_SUMS accumulators of 544
- * bytes a block, in dynamic shared memory, which may go beyond the default
- * 48 KB with the static tile. A scalar integrand's block needs none. */
-static int plan_vector(cuda_qmc *q)
-{
-    cuda_state *st = q->st;
-    q->group_max = PAGANI_QMC_GROUP_MAX;
-    q->shared = 0;
-    if (q->ncomp == 1) return PAGANI_OK;   /* the scalar kernel runs it */
-    while (q->group_max > 1 && q->group_max * q->ncomp > QMC_VECTOR_SUMS)
-        q->group_max /= 2;
-    q->shared = (size_t)q->group_max * q->ncomp * PAGANI_XSUM_BINS * 8;
-    CUDA_TRY(st->ctx, cudaKernelSetAttributeForDevice(
-                          q->kernels->sums,
-                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                          (int)q->shared, st->device));
-    return PAGANI_OK;
-}
-
 /* The state of a job: its kernels, the device copies of the boxes and
  * parameter blocks, and room for the sums of every integral. */
 static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
@@ -191,8 +167,9 @@ static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
     q->job = *job;
     q->kernels = f->device_module[PAGANI_QMC];
     q->ncomp = job->ncomp;
+    /* a vector integrand's kernel sums one integral a block */
+    q->group_max = q->ncomp > 1 ? 1 : PAGANI_QMC_GROUP_MAX;
     *qmc_state = q;
-    if ((rc = plan_vector(q)) != PAGANI_OK) return rc;
     CUDA_TRY(ctx, cudaMalloc((void **)&q->acc, words * 8));
     CUDA_TRY(ctx, cudaMalloc(&q->params, bytes ? bytes : 8));
     CUDA_TRY(ctx, cudaMalloc((void **)&q->box,
@@ -206,7 +183,7 @@ static void fill_args(const cuda_qmc *q, pagani_qmc_args *a, int first_shift,
                       unsigned long long first, unsigned long long count,
                       unsigned long long leap)
 {
-    unsigned long long tile = PAGANI_QMC_TILE_POINTS(q->job.n);
+    unsigned long long tile = PAGANI_QMC_TILE_POINTS(q->job.n, q->ncomp);
 
     memset(a, 0, sizeof *a);
     a->seed = q->job.seed;
@@ -239,7 +216,7 @@ static unsigned long long launch_shape(const cuda_qmc *q, int live, int shifts,
                                        unsigned long long count,
                                        pagani_qmc_args *a, unsigned *groups)
 {
-    unsigned long long tile = PAGANI_QMC_TILE_POINTS(q->job.n);
+    unsigned long long tile = PAGANI_QMC_TILE_POINTS(q->job.n, q->ncomp);
     unsigned long long tiles = (count + tile - 1) / tile;
     unsigned long long want = (unsigned long long)q->st->sm_count * 8;
     unsigned long long along_x, per_tile, lo, hi, per_block;
@@ -360,7 +337,7 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
                      groups < 65535 ? groups : 65535};
         dim3 block = {QMC_THREADS, 1, 1};
         CUDA_TRY(ctx, cudaLaunchKernel((const void *)q->kernels->sums, grid, block,
-                                       args, q->shared, st->stream));
+                                       args, 0, st->stream));
     }
     CUDA_TRY(ctx, cudaMemcpyAsync(q->host, q->acc, (bins + slots) * 8,
                                   cudaMemcpyDeviceToHost, st->stream));

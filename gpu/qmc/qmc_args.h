@@ -13,10 +13,12 @@
 #define PAGANI_QMC_THREADS 128     /* threads of a block */
 #define PAGANI_QMC_GROUP_MAX 32    /* most integrals of a block */
 
-/* Points of one tile of the sums kernel, in dimension n: one per thread
- * while their unit coordinates fit in 24 KB of shared memory. */
-#define PAGANI_QMC_TILE_POINTS(n) \
-    ((n) < 24 ? PAGANI_QMC_THREADS : 3072 / ((n) + 1))
+/* Points of one tile of the sums kernel, in dimension n, for an integrand
+ * of ncomp components: one per thread; a scalar integrand's (ncomp 1)
+ * fewer where their unit coordinates would not fit in 24 KB of shared
+ * memory (a vector integrand's kernel keeps them in registers). */
+#define PAGANI_QMC_TILE_POINTS(n, ncomp) \
+    ((ncomp) > 1 || (n) < 24 ? PAGANI_QMC_THREADS : 3072 / ((n) + 1))
 
 typedef struct pagani_qmc_args {
     unsigned long long seed;       /* fixes the shifts */
@@ -31,7 +33,8 @@ typedef struct pagani_qmc_args {
     int transform;                 /* PAGANI_QMC_TRANSFORM_* */
     int live;                      /* integrals summed: ids[0..live-1] */
     int group;                     /* integrals per block: a power of 2,
-                                      <= PAGANI_QMC_GROUP_MAX */
+                                      <= PAGANI_QMC_GROUP_MAX (1 for a
+                                      vector integrand) */
     int integral;                  /* the points kernel's integral */
     unsigned long long theta[PAGANI_QMC_ARGS_DIM][2]; /* frac(theta_i) */
     /* the sums kernel's step from a tile to the next: tile * leap * theta_i */
