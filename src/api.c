@@ -54,6 +54,12 @@ static int threads_from_environment(pagani_context *ctx)
 
 int pagani_context_create(pagani_context **out, pagani_backend backend)
 {
+    return pagani_context_create_ranked(out, backend, -1);
+}
+
+int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
+                                 int node_rank)
+{
     pagani_context *ctx;
     int rc;
 
@@ -64,6 +70,7 @@ int pagani_context_create(pagani_context **out, pagani_backend backend)
         return PAGANI_ERR_OPTION;
     ctx = calloc(1, sizeof *ctx);
     if (!ctx) return PAGANI_ERR_NO_MEMORY;
+    ctx->node_rank = node_rank;
     *out = ctx;
     /* as when CUDA cannot run: the context exists to hold the message */
     if ((rc = threads_from_environment(ctx)) != PAGANI_OK) return rc;
@@ -86,10 +93,24 @@ int pagani_context_create(pagani_context **out, pagani_backend backend)
     return rc;
 }
 
+void pagani_context_add_layer(pagani_context *ctx, const backend_ops *ops,
+                              const pagani_layer *layer)
+{
+    ctx->backend = ops;
+    ctx->layer = *layer;
+}
+
+int pagani_collective_end(pagani_context *ctx, int rc)
+{
+    return ctx && ctx->layer.collective_end ? ctx->layer.collective_end(ctx, rc)
+                                            : rc;
+}
+
 void pagani_context_destroy(pagani_context *ctx)
 {
     if (!ctx) return;
     if (ctx->backend) ctx->backend->close(ctx->backend_state);
+    if (ctx->layer.close) ctx->layer.close(ctx->layer.state);
     free(ctx->message);
     free(ctx);
 }
@@ -171,11 +192,11 @@ static int check_options(pagani_context *ctx, const pagani_options *o)
     return PAGANI_OK;
 }
 
-/* Each axis finite with lower < upper and a width upper - lower that is a
- * double; the volume, the product of the widths, finite and not 0: every
- * method scales by the widths and the volume, and an overflow there would
- * surface as NaN blamed on the integrand. */
-static int check_bounds(pagani_context *ctx, int n, const double *lower,
+/* Declared in internal.h. Each axis finite with lower < upper and a width
+ * upper - lower that is a double; the volume, the product of the widths,
+ * finite and not 0: every method scales by the widths and the volume, and
+ * an overflow there would surface as NaN blamed on the integrand. */
+int pagani_check_bounds(pagani_context *ctx, int n, const double *lower,
                         const double *upper)
 {
     double volume = 1.0;
@@ -223,8 +244,8 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
 
     if ((rc = check_options(ctx, &opt)) != PAGANI_OK) return rc;
     for (int k = 0; k < batch->count; k++) {
-        rc = check_bounds(ctx, f->n, pagani_batch_lower(batch, k),
-                          pagani_batch_upper(batch, k));
+        rc = pagani_check_bounds(ctx, f->n, pagani_batch_lower(batch, k),
+                                 pagani_batch_upper(batch, k));
         if (rc != PAGANI_OK) {
             if (batch->count > 1)
                 pagani_fail(ctx, rc, "integral %d: %s", k, pagani_context_message(ctx));
@@ -276,15 +297,14 @@ static int check_call(pagani_context *ctx, const char *entry, pagani_integrand *
     return PAGANI_OK;
 }
 
-int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
+/* pagani_integrate, up to the agreement of the ranks. */
+static int integrate(pagani_context *ctx, pagani_integrand *f,
                      const double *lower, const double *upper,
                      const pagani_options *options, pagani_result *result)
 {
     pagani_batch one;
     int rc;
 
-    if (!ctx) return PAGANI_ERR_NULL_POINTER;
-    pagani_clear_message(ctx);
     if ((rc = check_call(ctx, "pagani_integrate", f, lower, upper, result)) != PAGANI_OK)
         return rc;
     if ((rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK) return rc;
@@ -297,8 +317,19 @@ int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
     return run_batch(ctx, f, &one, options, result);
 }
 
-int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
-                           const void *params, size_t params_size,
+int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
+                     const double *lower, const double *upper,
+                     const pagani_options *options, pagani_result *result)
+{
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    return pagani_collective_end(
+        ctx, integrate(ctx, f, lower, upper, options, result));
+}
+
+/* pagani_integrate_batch, up to the agreement of the ranks. */
+static int integrate_batch(pagani_context *ctx, pagani_integrand *f,
+                           int count, const void *params, size_t params_size,
                            const double *lower, const double *upper,
                            size_t box_stride, const pagani_options *options,
                            pagani_result *results)
@@ -307,8 +338,6 @@ int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
     void *padded = NULL;
     int rc;
 
-    if (!ctx) return PAGANI_ERR_NULL_POINTER;
-    pagani_clear_message(ctx);
     if ((rc = check_call(ctx, "pagani_integrate_batch", f, lower, upper, results)) !=
         PAGANI_OK)
         return rc;
@@ -347,4 +376,17 @@ int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
     rc = run_batch(ctx, f, &batch, options, results);
     free(padded);
     return rc;
+}
+
+int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
+                           const void *params, size_t params_size,
+                           const double *lower, const double *upper,
+                           size_t box_stride, const pagani_options *options,
+                           pagani_result *results)
+{
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    return pagani_collective_end(
+        ctx, integrate_batch(ctx, f, count, params, params_size, lower, upper,
+                             box_stride, options, results));
 }

@@ -168,9 +168,10 @@ static int finish(int rc, pagani_integrand *f, pagani_integrand **out)
     return PAGANI_OK;
 }
 
-int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
-                                   int n, pagani_function function,
-                                   const void *params, size_t params_size)
+/* pagani_integrand_from_function, up to the agreement of the ranks. */
+static int from_function(pagani_context *ctx, pagani_integrand **f,
+                         int n, pagani_function function,
+                         const void *params, size_t params_size)
 {
     pagani_integrand *g;
     int rc = validate(ctx, f, n, function != NULL, "function", params,
@@ -188,9 +189,10 @@ int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
     return finish(PAGANI_OK, g, f);
 }
 
-int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
-                                 int n, const char *source,
-                                 const void *params, size_t params_size)
+/* pagani_integrand_from_source, up to the agreement of the ranks. */
+static int from_source(pagani_context *ctx, pagani_integrand **f,
+                       int n, const char *source,
+                       const void *params, size_t params_size)
 {
     pagani_integrand *g;
     int rc = validate(ctx, f, n, source != NULL, "source", params, params_size);
@@ -202,8 +204,9 @@ int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
     return finish(rc, g, f);
 }
 
-int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
-                            const pagani_integrand_def *def)
+/* pagani_integrand_create, up to the agreement of the ranks. */
+static int create(pagani_context *ctx, pagani_integrand **f, int n,
+                  const pagani_integrand_def *def)
 {
     pagani_integrand *g;
     int cpu, rc = validate(ctx, f, n, def != NULL, "def", NULL, 0);
@@ -221,6 +224,19 @@ int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
     g->function = def->function;
     if (cpu && !g->function) rc = compile_host(g);
     return finish(rc, g, f);
+}
+
+/* The code every rank of an MPI context agrees on (pagani_collective_end)
+ * for a constructor that returned rc; the integrand this rank made is
+ * destroyed when another rank failed. */
+static int agreed(pagani_context *ctx, int rc, pagani_integrand **f)
+{
+    int all = pagani_collective_end(ctx, rc);
+    if (rc == PAGANI_OK && all != PAGANI_OK) {
+        pagani_integrand_destroy(*f);
+        *f = NULL;
+    }
+    return all;
 }
 
 int pagani_integrand_set_params(pagani_integrand *f, const void *params,
@@ -245,4 +261,26 @@ void pagani_integrand_destroy(pagani_integrand *f)
     free(f->source);
     free(f->params);
     free(f);
+}
+
+int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
+                                   int n, pagani_function function,
+                                   const void *params, size_t params_size)
+{
+    int rc = from_function(ctx, f, n, function, params, params_size);
+    return agreed(ctx, rc, f);
+}
+
+int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
+                                 int n, const char *source,
+                                 const void *params, size_t params_size)
+{
+    int rc = from_source(ctx, f, n, source, params, params_size);
+    return agreed(ctx, rc, f);
+}
+
+int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
+                            const pagani_integrand_def *def)
+{
+    return agreed(ctx, create(ctx, f, n, def), f);
 }

@@ -20,6 +20,7 @@ module() {
     src/internal.h|src/backend.h|src/vegas_backend.h|src/qmc_backend.h|\
     src/hostdevice.h|include/pagani.h|config.h) echo interface ;;
     src/methods.h) echo methods ;;
+    include/pagani_mpi.h) echo mpi ;;
     src/cli/*) echo cli ;;
     src/*/*) d=${1#src/}; echo "${d%%/*}" ;;
     src/*) echo api ;;
@@ -41,6 +42,7 @@ allowed() {
     interface) echo "sampling rules" ;;
     methods) echo "interface" ;;
     cli) echo "interface" ;;
+    mpi) echo "interface" ;;
     *) echo "" ;;
     esac
 }

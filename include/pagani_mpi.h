@@ -1,0 +1,63 @@
+/*
+ * pagani_mpi.h - libpagani's MPI layer: one integral across the ranks of
+ * an MPI communicator (link with -lpagani_mpi -lpagani, or pkg-config
+ * pagani-mpi, and build with the MPI compiler wrapper, mpicc).
+ *
+ * A context made by pagani_mpi_context_create is an ordinary
+ * pagani_context: integrands, options, results and every function of
+ * pagani.h work on it unchanged. What changes is that the calls that
+ * integrate or make integrands are collective: every rank of the
+ * communicator must make them, in the same order and with the same
+ * arguments (the same integrand, box, options and parameter blocks), and
+ * each returns the same code and result on every rank.
+ *
+ *  - PAGANI_QMC is distributed: each block of Zinterhof indices the driver
+ *    sums is cut into one contiguous piece per rank, and the exact sums are
+ *    added over the ranks (MPI_Allreduce of their integer digits): the
+ *    result is bit for bit that of one process, for any number of ranks.
+ *  - PAGANI_CUBATURE and PAGANI_VEGAS run replicated in this version: every
+ *    rank computes the whole integral (results identical on every rank, no
+ *    speed-up); their distribution is future work.
+ *
+ * Errors: a call that fails on one rank (a compilation, the memory of one
+ * rank, a backend error) returns the same code on every rank, and
+ * pagani_context_message() says on every rank "rank R: " and the message
+ * of the lowest rank R that failed. No rank is left waiting for another.
+ * A failure of MPI itself (the layer's communicator returns errors rather
+ * than aborting) is PAGANI_ERR_SYSTEM with MPI's message.
+ */
+#ifndef PAGANI_MPI_H
+#define PAGANI_MPI_H
+
+#include <mpi.h>
+#include "pagani.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Makes a context on communicator comm (collective over comm; MPI must be
+ * initialised, else PAGANI_ERR_OPTION). The context works on a duplicate
+ * of comm, so the user's own messages on comm never meet the layer's.
+ *
+ * Devices: with PAGANI_BACKEND_CUDA (or AUTO where a GPU is usable) each
+ * rank takes the GPU of its node-local rank modulo the number of GPUs of
+ * its node: with more ranks than GPUs on a node, ranks share GPUs round
+ * robin (correct, each rank's work then shares the device).
+ * PAGANI_CUDA_DEVICE, when set in a rank's environment, overrides the
+ * choice for that rank. With PAGANI_BACKEND_CPU each rank runs its own
+ * OpenMP threads (PAGANI_THREADS or pagani_context_set_threads: give each
+ * rank its share of the node's cores). AUTO must choose the same backend
+ * on every rank: when it does not, every rank fails with
+ * PAGANI_ERR_BACKEND_UNAVAILABLE.
+ *
+ * Returns the same code on every rank; on failure *ctx may still hold a
+ * context with the message (destroy it with pagani_context_destroy). */
+int pagani_mpi_context_create(pagani_context **ctx, pagani_backend backend,
+                              MPI_Comm comm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAGANI_MPI_H */

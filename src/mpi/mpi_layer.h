@@ -1,0 +1,60 @@
+/*
+ * mpi_layer.h - private to the MPI layer (libpagani_mpi): what it keeps on
+ * a context made on a communicator, the agreement of the ranks on a code,
+ * and the QMC operations it puts in front of the backend's.
+ *
+ * The layer is a decorator of the backend interface (backend.h): its table
+ * is a copy of the backend's with the operations it distributes replaced
+ * (today QMC's); the drivers in src/cubature, src/vegas and src/qmc call it
+ * as any backend and know nothing of MPI.
+ */
+#ifndef PAGANI_MPI_LAYER_H
+#define PAGANI_MPI_LAYER_H
+
+#include <mpi.h>
+#include "internal.h"
+#include "qmc_backend.h"
+
+/* The collective steps of the layer, named so that ranks that reach
+ * different steps (a bug, or arguments that differ between ranks) are seen
+ * and fail instead of waiting. */
+enum mpi_step {
+    MPI_STEP_CALL_END = 1,   /* the end of a collective public call */
+    MPI_STEP_QMC_SETUP,
+    MPI_STEP_QMC_SUMS
+};
+
+typedef struct mpi_layer {
+    MPI_Comm comm;       /* a duplicate of the user's, returning errors */
+    int rank, size;
+    int agreed;          /* a code agreed on in a step inside the current
+                            call, not yet agreed at its end (0: none) */
+    backend_ops ops;     /* the context's table: the backend's, with ... */
+    qmc_ops qmc;         /* ... QMC's operations replaced by these, */
+    const qmc_ops *inner_qmc; /* which call the backend's */
+} mpi_layer;
+
+/* The layer of the context an operation runs for. */
+static inline mpi_layer *mpi_layer_of(const pagani_context *ctx)
+{
+    return (mpi_layer *)ctx->layer.state;
+}
+
+/* One collective step: every rank of the layer brings its code rc and
+ * gets back the code of the lowest rank whose rc was not PAGANI_OK, with
+ * that rank's message in ctx ("rank R: ..."; the message unchanged when
+ * every rank failed), or PAGANI_OK when none failed. Ranks at different
+ * steps all get PAGANI_ERR_SYSTEM. A code other than PAGANI_OK is also
+ * kept in layer->agreed for the end of the call. */
+int mpi_agree(pagani_context *ctx, mpi_layer *layer, int rc,
+              enum mpi_step step);
+
+/* An MPI call's code as a libpagani code: PAGANI_OK, or PAGANI_ERR_SYSTEM
+ * with `what` and MPI's message in ctx. */
+int mpi_check(pagani_context *ctx, int mpi_rc, const char *what);
+
+/* The QMC operations that distribute a block of indices over the ranks
+ * (mpi_qmc.c); they call layer->inner_qmc. */
+extern const qmc_ops pagani_mpi_qmc_ops;
+
+#endif /* PAGANI_MPI_LAYER_H */

@@ -1,0 +1,245 @@
+/*
+ * test_mpi.c - the MPI layer (pagani_mpi.h) from inside an MPI job;
+ * tests/test_mpi.sh runs it under mpirun with 1 to 4 ranks and compares.
+ *
+ *   test_mpi results     integrates the cases below on the CPU backend;
+ *                        rank 0 prints one line per case: method, integrand,
+ *                        n, code, value and error as hex floats, status,
+ *                        and "truth ok" when the true relative error is
+ *                        within epsrel ("truth FAR" otherwise); every rank
+ *                        checks that it has rank 0's bits ("ranks differ"
+ *                        and exit status 1 when not)
+ *   test_mpi fail WHAT R makes rank R alone fail (WHAT: memory, compile,
+ *                        option) or puts a NaN where one rank's share of
+ *                        QMC points meets it (nan); rank 0 prints the code
+ *                        of every rank and whether their messages agree
+ *                        (the failing rank's cache is $PAGANI_CACHE_DIR
+ *                        with -rankR appended)
+ *   test_mpi part N P    pagani_qmc_part of every part p < P of the QMC
+ *                        case qmc_genz_osc 8-D at N points per shift, each
+ *                        distributed over the ranks, combined: rank 0
+ *                        prints value and error as hex floats
+ *
+ * Exit status 0 when the run did what it should, 1 otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include "pagani_mpi.h"
+#include "suite.h"
+#include "qmc_suite.h"
+
+static int rank, size;
+
+/* Whether every rank holds rank 0's `bytes` bytes at data. */
+static int same_on_all(const void *data, int bytes)
+{
+    char *root = malloc((size_t)bytes);
+    int same, all = 0;
+
+    if (!root) return 0;
+    memcpy(root, data, (size_t)bytes);
+    MPI_Bcast(root, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    same = memcmp(root, data, (size_t)bytes) == 0;
+    MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    free(root);
+    return all;
+}
+
+/* One integral of the results run. */
+typedef struct mpi_case {
+    pagani_method method;
+    const char *name;
+    const pagani_integrand_def *def;
+    int n;
+    double epsrel;
+    double truth;
+} mpi_case;
+
+/* Integrates one case and prints its line; returns 0 when the ranks
+ * differ or the code is not PAGANI_OK. */
+static int run_case(pagani_context *ctx, const mpi_case *c)
+{
+    double lower[PAGANI_MAX_DIM] = {0}, upper[PAGANI_MAX_DIM];
+    pagani_options opt = pagani_options_default(c->method);
+    pagani_integrand *f = NULL;
+    pagani_result r;
+    int rc, same;
+
+    for (int i = 0; i < c->n; i++) upper[i] = 1.0;
+    memset(&r, 0, sizeof r);
+    opt.epsrel = c->epsrel;
+    opt.vegas_calls = 2e5;
+    rc = pagani_integrand_create(ctx, &f, c->n, c->def);
+    if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);
+    r.seconds = 0.0; /* the one field that may differ */
+    same = same_on_all(&r, sizeof r) && same_on_all(&rc, sizeof rc);
+    if (rank == 0)
+        printf("%s %s %d-D: code %d, %a +- %a, %s, truth %s%s\n",
+               pagani_method_name(c->method), c->name, c->n, rc, r.value,
+               r.error, pagani_status_name(r.status),
+               fabs(r.value - c->truth) <= c->epsrel * fabs(c->truth) ? "ok"
+                                                                     : "FAR",
+               same ? "" : ", ranks differ");
+    pagani_integrand_destroy(f);
+    return same && rc == PAGANI_OK;
+}
+
+/* The results run: QMC distributed, cubature and Vegas replicated. */
+static int results(pagani_context *ctx)
+{
+    const mpi_case cases[] = {
+        {PAGANI_QMC, "qmc_cubic", &qmc_cubic, 6, 1e-6, 1.0},
+        {PAGANI_QMC, "qmc_genz_osc", &qmc_genz_osc, 8, 1e-4,
+         qmc_genz_osc_exact(8, 0.0, 1.0)},
+        {PAGANI_QMC, "f5", &suite_f5, 3, 1e-3, suite_truth(5, 3)},
+        {PAGANI_CUBATURE, "f4", &suite_f4, 3, 1e-6, suite_truth(4, 3)},
+        {PAGANI_CUBATURE, "f3", &suite_f3, 3, 1e-6, suite_truth(3, 3)},
+        {PAGANI_VEGAS, "f4", &suite_f4, 3, 1e-3, suite_truth(4, 3)},
+    };
+    int ok = 1;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ok &= run_case(ctx, &cases[i]);
+    return ok;
+}
+
+/* A corner of the cube where f is NaN: x[0] and x[1] above 0.97. */
+PAGANI_INTEGRAND(nan_corner, {
+    if (x[0] > 0.97 && x[1] > 0.97) return 0.0 / 0.0;
+    return x[0] * x[1];
+})
+
+/* Prints every rank's code and whether the messages agree (rank 0);
+ * returns whether all codes are `want` and the messages agree. */
+static int report_codes(pagani_context *ctx, int rc, int want)
+{
+    int *codes = malloc(sizeof(int) * (size_t)size), all_want = 1;
+    const char *msg = pagani_context_message(ctx);
+    char text[512];
+    int agree;
+
+    memset(text, 0, sizeof text);
+    snprintf(text, sizeof text, "%s", msg);
+    agree = same_on_all(text, (int)sizeof text);
+    MPI_Gather(&rc, 1, MPI_INT, codes, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("codes:");
+        for (int r = 0; r < size; r++) {
+            printf(" %d", codes[r]);
+            all_want &= codes[r] == want;
+        }
+        printf("; messages %s: %s\n", agree ? "agree" : "differ", text);
+    }
+    MPI_Bcast(&all_want, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(codes);
+    return all_want && agree;
+}
+
+/* The fault run: `what` goes wrong on rank `bad` only (nan: wherever). */
+static int fail(pagani_context *ctx, const char *what, int bad)
+{
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
+    pagani_integrand *f = NULL;
+    pagani_result r;
+    int rc, want;
+
+    if (!strcmp(what, "compile")) {
+        /* this rank's compiler is missing, and its cache empty */
+        if (rank == bad) {
+            const char *cache = getenv("PAGANI_CACHE_DIR");
+            char dir[4096];
+            snprintf(dir, sizeof dir, "%s-rank%d", cache ? cache : "/tmp",
+                     rank);
+            setenv("PAGANI_CC", "/nonexistent/cc", 1);
+            setenv("PAGANI_CACHE_DIR", dir, 1);
+        }
+        rc = pagani_integrand_from_source(ctx, &f, 3, "return x[0] * x[1] "
+                                          "+ 0.125;", NULL, 0);
+        want = rank == bad ? rc : -1;
+        MPI_Bcast(&want, 1, MPI_INT, bad, MPI_COMM_WORLD);
+        return report_codes(ctx, rc, want) && want != PAGANI_OK && !f;
+    }
+    rc = pagani_integrand_create(ctx, &f, 3,
+                                 !strcmp(what, "nan") ? &nan_corner
+                                                      : &suite_f4);
+    if (rc != PAGANI_OK) {
+        report_codes(ctx, rc, PAGANI_OK);
+        return 0;
+    }
+    if (!strcmp(what, "memory")) {
+        if (rank == bad) pagani_context_set_memory(ctx, 1000);
+        want = PAGANI_ERR_NO_MEMORY;
+    } else if (!strcmp(what, "option")) {
+        opt.method = PAGANI_QMC;
+        if (rank == bad) opt.qmc_shifts = 1;
+        want = PAGANI_ERR_OPTION;
+    } else {
+        opt.method = PAGANI_QMC;
+        want = PAGANI_ERR_NONFINITE;
+    }
+    rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);
+    pagani_integrand_destroy(f);
+    return report_codes(ctx, rc, want);
+}
+
+/* The parts run: every part, each over the ranks, combined. */
+static int parts(pagani_context *ctx, unsigned long long N, int P)
+{
+    double lower[8] = {0}, upper[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    pagani_options opt = pagani_options_default(PAGANI_QMC);
+    const size_t words = PAGANI_QMC_PART_WORDS(16);
+    long long *records = malloc(sizeof(long long) * words * (size_t)P);
+    const long long **list = malloc(sizeof *list * (size_t)P);
+    pagani_integrand *f = NULL;
+    pagani_result r;
+    int rc = records && list ? PAGANI_OK : PAGANI_ERR_NO_MEMORY, same;
+
+    memset(&r, 0, sizeof r);
+    if (rc == PAGANI_OK) rc = pagani_integrand_create(ctx, &f, 8, &qmc_genz_osc);
+    for (int p = 0; p < P && rc == PAGANI_OK; p++) {
+        list[p] = records + (size_t)p * words;
+        rc = pagani_qmc_part(ctx, f, lower, upper, &opt, N, p, P,
+                             records + (size_t)p * words);
+    }
+    if (rc == PAGANI_OK)
+        rc = pagani_qmc_combine_parts(ctx, f, lower, upper, &opt, P, list, &r);
+    same = same_on_all(&r, sizeof r);
+    if (rank == 0)
+        printf("parts: code %d, %a +- %a%s\n", rc, r.value, r.error,
+               same ? "" : ", ranks differ");
+    pagani_integrand_destroy(f);
+    free(records);
+    free(list);
+    return rc == PAGANI_OK && same;
+}
+
+int main(int argc, char **argv)
+{
+    pagani_context *ctx = NULL;
+    int rc, ok = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    rc = pagani_mpi_context_create(&ctx, PAGANI_BACKEND_CPU, MPI_COMM_WORLD);
+    if (rc != PAGANI_OK) {
+        if (rank == 0)
+            printf("context: %s: %s\n", pagani_strerror(rc),
+                   pagani_context_message(ctx));
+    } else if (argc == 2 && !strcmp(argv[1], "results")) {
+        ok = results(ctx);
+    } else if (argc == 4 && !strcmp(argv[1], "fail")) {
+        ok = fail(ctx, argv[2], atoi(argv[3]) % size);
+    } else if (argc == 4 && !strcmp(argv[1], "part")) {
+        ok = parts(ctx, strtoull(argv[2], NULL, 10), atoi(argv[3]));
+    } else if (rank == 0) {
+        fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
+                        "part N P\n");
+    }
+    pagani_context_destroy(ctx);
+    MPI_Finalize();
+    return !ok;
+}

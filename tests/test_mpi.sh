@@ -1,0 +1,77 @@
+#!/bin/sh
+# test_mpi.sh - TAP checks of the MPI layer (pagani_mpi.h): tests/test_mpi
+# under mpirun with 1, 2, 3 and 4 ranks (--oversubscribe: CI has 2 cores;
+# --allow-run-as-root where it runs as root), each run under timeout so
+# that a hang fails instead of stopping the suite.
+#  - results: every method's lines (value and error as hex floats, status)
+#    are the same for every rank count: QMC is distributed and promised
+#    bit-identical, cubature and Vegas run replicated; each true error is
+#    within its epsrel; the ranks of a run agree.
+#  - faults: one rank alone fails (memory budget, compiler, option) or a
+#    NaN lies in one rank's share of the QMC points: every rank returns
+#    the same code with one message, and nothing hangs.
+#  - parts: pagani_qmc_part distributed over 3 ranks equals the parts on
+#    one rank (the separate-process split is tests/test_qmc_parts.sh).
+# Skipped, with the reason, where libpagani was built without MPI.
+
+srcdir=${srcdir:-$(dirname "$0")/..}
+srcdir=$(cd "$srcdir" && pwd) || exit 99
+. "$srcdir/tests/tap.sh"
+prog=./tests/test_mpi
+if ! test -x "$prog"; then
+    echo "1..0 # SKIP libpagani_mpi not built (configure found no mpicc)"
+    exit 0
+fi
+mpirun=$(sed -n 's/^MPIRUN = //p' Makefile 2>/dev/null)
+mpirun=${mpirun:-mpirun}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pagani-mpi.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+PAGANI_CACHE_DIR=$tmp/cache
+# each rank a thread: the ranks share the machine's cores
+PAGANI_THREADS=1
+export PAGANI_CACHE_DIR PAGANI_THREADS
+root=
+[ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
+
+# run NP ARGS...: test_mpi under mpirun with NP ranks, output in
+# $tmp/out.NP, at most 120 s.
+run() {
+    np=$1
+    shift
+    timeout 120 "$mpirun" $root --oversubscribe -np "$np" \
+        "$prog" "$@" >"$tmp/out.$np" 2>"$tmp/err.$np"
+}
+
+tap_show="$tmp/out.1 $tmp/err.1"
+run 1 results
+ok $? "results on 1 rank: codes OK"
+grep -q FAR "$tmp/out.1"
+[ $? -ne 0 ] && [ "$(grep -c 'truth ok' "$tmp/out.1")" -eq 6 ]
+ok $? "results on 1 rank: every true error within epsrel"
+for np in 2 3 4; do
+    tap_show="$tmp/out.$np $tmp/err.$np"
+    run "$np" results
+    ok $? "results on $np ranks: codes OK, the ranks agree"
+    for method in qmc cubature vegas; do
+        grep "^$method " "$tmp/out.1" >"$tmp/want" &&
+            grep "^$method " "$tmp/out.$np" >"$tmp/got" &&
+            test -s "$tmp/want" && cmp -s "$tmp/want" "$tmp/got"
+        ok $? "$method on $np ranks: bit-identical to 1 rank"
+    done
+done
+
+# fault WHAT NP CODE: WHAT on rank NP-1 alone; every rank returns CODE
+# (a number; "any" for the failing rank's own) and one message.
+for what in memory compile option nan; do
+    for np in 2 4; do
+        tap_show="$tmp/out.$np $tmp/err.$np"
+        run "$np" fail "$what" $((np - 1))
+        ok $? "$what failing on rank $((np - 1)) of $np: one code and one message on every rank, no hang"
+    done
+done
+
+tap_show="$tmp/out.1 $tmp/out.3 $tmp/err.3"
+run 1 part 100000 5 && run 3 part 100000 5 &&
+    cmp -s "$tmp/out.1" "$tmp/out.3"
+ok $? "QMC parts distributed over 3 ranks equal those on 1"
+tap_end
