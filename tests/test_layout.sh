@@ -41,7 +41,7 @@ allowed() {
     sampling|rules) echo "interface" ;;
     interface) echo "sampling rules" ;;
     methods) echo "interface" ;;
-    cli) echo "interface" ;;
+    cli) echo "interface mpi" ;;
     mpi) echo "interface" ;;
     *) echo "" ;;
     esac

@@ -12,6 +12,7 @@
 #    the same code with one message, and nothing hangs.
 #  - parts: pagani_qmc_part distributed over 3 ranks equals the parts on
 #    one rank (the separate-process split is tests/test_qmc_parts.sh).
+#  - the pagani command under mpirun prints once, what one process prints.
 # Skipped, with the reason, where libpagani was built without MPI.
 
 srcdir=${srcdir:-$(dirname "$0")/..}
@@ -74,4 +75,16 @@ tap_show="$tmp/out.1 $tmp/out.3 $tmp/err.3"
 run 1 part 100000 5 && run 3 part 100000 5 &&
     cmp -s "$tmp/out.1" "$tmp/out.3"
 ok $? "QMC parts distributed over 3 ranks equal those on 1"
+
+# pagani under mpirun: rank 0 alone prints, the same lines as one process
+# (the time aside).
+expr='exp(-x[0]-x[1]-x[2]-x[3])'
+tap_show="$tmp/pagani.1 $tmp/pagani.3"
+timeout 120 ./pagani --method qmc -n 4 --epsrel 1e-6 "$expr" \
+    >"$tmp/pagani.1" 2>&1 &&
+    timeout 120 "$mpirun" $root --oversubscribe -np 3 ./pagani --method qmc \
+        -n 4 --epsrel 1e-6 "$expr" >"$tmp/pagani.3" 2>&1 &&
+    grep -v '^time:' "$tmp/pagani.1" >"$tmp/want" &&
+    grep -v '^time:' "$tmp/pagani.3" >"$tmp/got" && cmp -s "$tmp/want" "$tmp/got"
+ok $? "pagani under mpirun -np 3: rank 0's report, that of one process"
 tap_end
