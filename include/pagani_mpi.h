@@ -56,6 +56,11 @@ extern "C" {
 int pagani_mpi_context_create(pagani_context **ctx, pagani_backend backend,
                               MPI_Comm comm);
 
+/* Wall time in seconds this rank has spent in the layer's collective
+ * calls on ctx since it was made (waiting for other ranks included): the
+ * cost of the distribution, for benchmarks. 0 on other contexts. */
+double pagani_mpi_seconds(const pagani_context *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,7 @@ srcdir=$(cd "$srcdir" && pwd) || exit 99
 . "$srcdir/tests/tap.sh"
 prog=./tests/test_mpi
 if ! test -x "$prog"; then
-    echo "1..0 # SKIP libpagani_mpi not built (configure found no mpicc)"
+    echo "1..0 # SKIP libpagani_mpi not built (no mpicc found, or --without-mpi)"
     exit 0
 fi
 mpirun=$(sed -n 's/^MPIRUN = //p' Makefile 2>/dev/null)

@@ -27,3 +27,13 @@ endif
 tests_test_mpi_SOURCES = tests/test_mpi.c tests/suite.h tests/qmc_suite.h
 tests_test_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 tests_test_mpi_LDADD = libpagani_mpi.la libpagani.la $(MPI_LIBS)
+
+# The layer's benchmark (a program for the lead's runs, not a test):
+# bench_mpi under mpirun, tests/bench_mpi.sh for a scaling table.
+if HAVE_MPI
+noinst_PROGRAMS += tests/bench_mpi
+endif
+tests_bench_mpi_SOURCES = tests/bench_mpi.c tests/suite.h tests/qmc_suite.h
+tests_bench_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+tests_bench_mpi_LDADD = libpagani_mpi.la libpagani.la $(MPI_LIBS)
+EXTRA_DIST += tests/bench_mpi.sh

@@ -55,8 +55,10 @@ int mpi_agree(pagani_context *ctx, mpi_layer *L, int rc, enum mpi_step step)
     int mine[4] = {rc != PAGANI_OK ? L->rank : L->size, rc != PAGANI_OK,
                    (int)step, -(int)step};
     int all[4], mpi_rc;
+    double start = MPI_Wtime();
 
     mpi_rc = MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MIN, L->comm);
+    L->mpi_seconds += MPI_Wtime() - start;
     if (mpi_rc != MPI_SUCCESS) return mpi_check(ctx, mpi_rc, "MPI_Allreduce");
     if (all[0] < L->size)
         rc = spread_failure(ctx, L, rc, all[0], all[1]);

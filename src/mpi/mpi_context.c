@@ -112,3 +112,9 @@ int pagani_mpi_context_create(pagani_context **out, pagani_backend backend,
     }
     return rc == PAGANI_OK ? same_backend(*out, L) : rc;
 }
+
+double pagani_mpi_seconds(const pagani_context *ctx)
+{
+    if (!ctx || ctx->layer.collective_end != call_end) return 0.0;
+    return mpi_layer_of(ctx)->mpi_seconds;
+}

@@ -29,6 +29,7 @@ typedef struct mpi_layer {
     int rank, size;
     int agreed;          /* a code agreed on in a step inside the current
                             call, not yet agreed at its end (0: none) */
+    double mpi_seconds;  /* wall time spent in the layer's collectives */
     backend_ops ops;     /* the context's table: the backend's, with ... */
     qmc_ops qmc;         /* ... QMC's operations replaced by these, */
     const qmc_ops *inner_qmc; /* which call the backend's */

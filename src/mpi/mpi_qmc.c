@@ -124,6 +124,7 @@ static int mpi_qmc_sums(void *state, const int *ids, int live,
     const unsigned long long hi = piece_start(count, L->size, L->rank + 1);
     const size_t sums = (size_t)live * (size_t)shifts;
     int rc = PAGANI_OK, mpi_rc;
+    double start;
 
     for (size_t j = 0; j < sums; j++) pagani_xsum_zero(&out[j]);
     for (int m = 0; m < live; m++) faults[m].k = 0;
@@ -134,11 +135,13 @@ static int mpi_qmc_sums(void *state, const int *ids, int live,
     rc = mpi_agree(s->ctx, L, rc == PAGANI_ERR_NONFINITE ? PAGANI_OK : rc,
                    MPI_STEP_QMC_SUMS);
     if (rc != PAGANI_OK) return rc;
+    start = MPI_Wtime();
     mpi_rc = add_over_ranks(L, out, sums);
     if (mpi_rc == MPI_SUCCESS)
         mpi_rc = MPI_Allgather(faults, live * (int)sizeof *faults, MPI_BYTE,
                                s->gathered, live * (int)sizeof *faults,
                                MPI_BYTE, L->comm);
+    L->mpi_seconds += MPI_Wtime() - start;
     if (mpi_rc != MPI_SUCCESS)
         return mpi_check(s->ctx, mpi_rc, "QMC sums over the ranks");
     return first_faults(s, live, faults) ? PAGANI_ERR_NONFINITE : PAGANI_OK;
