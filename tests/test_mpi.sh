@@ -14,6 +14,9 @@
 #    one rank (the separate-process split is tests/test_qmc_parts.sh).
 #  - the pagani command under mpirun prints once, what one process prints.
 # Skipped, with the reason, where libpagani was built without MPI.
+# PAGANI_TEST_BACKEND=cuda runs it on the GPU (every rank on the node's
+# GPUs, shared round robin) and PAGANI_TEST_MPI_RANKS sets the rank counts
+# (default "1 2 3 4"; the first is the reference).
 
 srcdir=${srcdir:-$(dirname "$0")/..}
 srcdir=$(cd "$srcdir" && pwd) || exit 99
@@ -43,48 +46,56 @@ run() {
         "$prog" "$@" >"$tmp/out.$np" 2>"$tmp/err.$np"
 }
 
-tap_show="$tmp/out.1 $tmp/err.1"
-run 1 results
-ok $? "results on 1 rank: codes OK"
-grep -q FAR "$tmp/out.1"
-[ $? -ne 0 ] && [ "$(grep -c 'truth ok' "$tmp/out.1")" -eq 6 ]
-ok $? "results on 1 rank: every true error within epsrel"
-for np in 2 3 4; do
+counts=${PAGANI_TEST_MPI_RANKS:-1 2 3 4}
+first=${counts%% *}
+others=${counts#"$first"}
+
+tap_show="$tmp/out.$first $tmp/err.$first"
+run "$first" results
+ok $? "results on $first ranks: codes OK"
+grep -q FAR "$tmp/out.$first"
+[ $? -ne 0 ] && [ "$(grep -c 'truth ok' "$tmp/out.$first")" -eq 6 ]
+ok $? "results on $first ranks: every true error within epsrel"
+for np in $others; do
     tap_show="$tmp/out.$np $tmp/err.$np"
     run "$np" results
     ok $? "results on $np ranks: codes OK, the ranks agree"
     for method in qmc cubature vegas; do
-        grep "^$method " "$tmp/out.1" >"$tmp/want" &&
+        grep "^$method " "$tmp/out.$first" >"$tmp/want" &&
             grep "^$method " "$tmp/out.$np" >"$tmp/got" &&
             test -s "$tmp/want" && cmp -s "$tmp/want" "$tmp/got"
-        ok $? "$method on $np ranks: bit-identical to 1 rank"
+        ok $? "$method on $np ranks: bit-identical to $first"
     done
 done
 
-# fault WHAT NP CODE: WHAT on rank NP-1 alone; every rank returns CODE
-# (a number; "any" for the failing rank's own) and one message.
+# WHAT on the last rank alone: every rank returns the same code and one
+# message, and nothing hangs.
 for what in memory compile option nan; do
-    for np in 2 4; do
+    for np in $others; do
         tap_show="$tmp/out.$np $tmp/err.$np"
         run "$np" fail "$what" $((np - 1))
         ok $? "$what failing on rank $((np - 1)) of $np: one code and one message on every rank, no hang"
     done
 done
 
-tap_show="$tmp/out.1 $tmp/out.3 $tmp/err.3"
-run 1 part 100000 5 && run 3 part 100000 5 &&
-    cmp -s "$tmp/out.1" "$tmp/out.3"
-ok $? "QMC parts distributed over 3 ranks equal those on 1"
+last=${counts##* }
+tap_show="$tmp/out.$first $tmp/out.$last $tmp/err.$last"
+run "$first" part 100000 5 && run "$last" part 100000 5 &&
+    cmp -s "$tmp/out.$first" "$tmp/out.$last"
+ok $? "QMC parts distributed over $last ranks equal those on $first"
 
 # pagani under mpirun: rank 0 alone prints, the same lines as one process
 # (the time aside).
 expr='exp(-x[0]-x[1]-x[2]-x[3])'
-tap_show="$tmp/pagani.1 $tmp/pagani.3"
-timeout 120 ./pagani --method qmc -n 4 --epsrel 1e-6 "$expr" \
-    >"$tmp/pagani.1" 2>&1 &&
-    timeout 120 "$mpirun" $root --oversubscribe -np 3 ./pagani --method qmc \
-        -n 4 --epsrel 1e-6 "$expr" >"$tmp/pagani.3" 2>&1 &&
+backend=${PAGANI_TEST_BACKEND:-cpu}
+tap_show="$tmp/pagani.1 $tmp/pagani.$last"
+timeout 120 ./pagani --backend "$backend" --method qmc -n 4 --epsrel 1e-6 \
+    "$expr" >"$tmp/pagani.1" 2>&1 &&
+    timeout 120 "$mpirun" $root --oversubscribe -np "$last" ./pagani \
+        --backend "$backend" --method qmc -n 4 --epsrel 1e-6 "$expr" \
+        >"$tmp/pagani.$last" 2>&1 &&
     grep -v '^time:' "$tmp/pagani.1" >"$tmp/want" &&
-    grep -v '^time:' "$tmp/pagani.3" >"$tmp/got" && cmp -s "$tmp/want" "$tmp/got"
-ok $? "pagani under mpirun -np 3: rank 0's report, that of one process"
+    grep -v '^time:' "$tmp/pagani.$last" >"$tmp/got" &&
+    cmp -s "$tmp/want" "$tmp/got"
+ok $? "pagani under mpirun -np $last: rank 0's report, that of one process"
 tap_end

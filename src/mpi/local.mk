@@ -37,3 +37,4 @@ tests_bench_mpi_SOURCES = tests/bench_mpi.c tests/suite.h tests/qmc_suite.h
 tests_bench_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 tests_bench_mpi_LDADD = libpagani_mpi.la libpagani.la $(MPI_LIBS)
 EXTRA_DIST += tests/bench_mpi.sh
+EXTRA_DIST += tests/devmpi.sh
