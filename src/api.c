@@ -232,8 +232,22 @@ static pagani_method choose_method(int n)
 
 /* ---- integration ----------------------------------------------------- */
 
-/* Runs the batch on the method the options choose; fills the results'
- * method, backend and time. */
+int pagani_run_method(pagani_context *ctx, pagani_integrand *f,
+                      const pagani_batch *batch, const pagani_options *opt,
+                      pagani_result *results)
+{
+    switch (opt->method) {
+    case PAGANI_CUBATURE:
+        return pagani_cubature_integrate(ctx, f, batch, opt, results);
+    case PAGANI_VEGAS:
+        return pagani_vegas_integrate(ctx, f, batch, opt, results);
+    default:
+        return pagani_qmc_integrate(ctx, f, batch, opt, results);
+    }
+}
+
+/* Runs the batch on the method the options choose (through the context's
+ * layer, if any); fills the results' method, backend and time. */
 static int run_batch(pagani_context *ctx, pagani_integrand *f,
                      const pagani_batch *batch, const pagani_options *options,
                      pagani_result *results)
@@ -260,17 +274,9 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
 
     memset(results, 0, (size_t)batch->count * sizeof *results);
     start = pagani_now();
-    switch (opt.method) {
-    case PAGANI_CUBATURE:
-        rc = pagani_cubature_integrate(ctx, f, batch, &opt, results);
-        break;
-    case PAGANI_VEGAS:
-        rc = pagani_vegas_integrate(ctx, f, batch, &opt, results);
-        break;
-    default:
-        rc = pagani_qmc_integrate(ctx, f, batch, &opt, results);
-        break;
-    }
+    rc = ctx->layer.run_batch
+             ? ctx->layer.run_batch(ctx, f, batch, &opt, results)
+             : pagani_run_method(ctx, f, batch, &opt, results);
     seconds = pagani_now() - start;
     for (int k = 0; k < batch->count; k++) {
         results[k].method = opt.method;

@@ -13,12 +13,20 @@
 #include "pagani.h"
 #include "backend.h"
 
+struct pagani_batch; /* methods.h */
+
 /* A layer over a context's backend: the MPI layer (src/mpi) on a context
  * made on a communicator. */
 typedef struct pagani_layer {
     void *state;
     /* The end of every collective public call: see pagani_collective_end. */
     int (*collective_end)(pagani_context *ctx, int rc);
+    /* Runs a checked batch in place of pagani_run_method (methods.h), which
+     * it may call for parts of it (the MPI layer spreads a batch's
+     * integrals over the ranks); NULL: pagani_run_method. */
+    int (*run_batch)(pagani_context *ctx, pagani_integrand *f,
+                     const struct pagani_batch *batch,
+                     const pagani_options *opt, pagani_result *results);
     /* Frees state, after the backend is closed. */
     void (*close)(void *state);
 } pagani_layer;

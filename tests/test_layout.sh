@@ -42,7 +42,7 @@ allowed() {
     interface) echo "sampling rules" ;;
     methods) echo "interface" ;;
     cli) echo "interface mpi" ;;
-    mpi) echo "interface" ;;
+    mpi) echo "interface methods" ;;
     *) echo "" ;;
     esac
 }

@@ -2,7 +2,8 @@
  * test_mpi.c - the MPI layer (pagani_mpi.h) from inside an MPI job;
  * tests/test_mpi.sh runs it under mpirun with 1 to 4 ranks and compares.
  *
- *   test_mpi results     integrates the cases below;
+ *   test_mpi results     integrates the cases below, single integrals
+ *                        and batches of 7 (one line per integral);
  *                        rank 0 prints one line per case: method, integrand,
  *                        n, code, value and error as hex floats, status,
  *                        and "truth ok" when the true relative error is
@@ -12,7 +13,8 @@
  *   test_mpi fail WHAT R makes rank R alone fail (WHAT: memory: a budget
  *                        too small; compile: source with an error; option:
  *                        qmc_shifts 1) or puts a NaN where one rank's share of
- *                        QMC points meets it (nan); rank 0 prints the code
+ *                        QMC points meets it (nan), or in the last integral
+ *                        of a batch (batch-nan); rank 0 prints the code
  *                        of every rank and whether their messages agree
  *   test_mpi part N P    pagani_qmc_part of every part p < P of the QMC
  *                        case qmc_genz_osc 8-D at N points per shift, each
@@ -29,6 +31,7 @@
 #include "pagani_mpi.h"
 #include "suite.h"
 #include "qmc_suite.h"
+#include "batch_cases.h"
 
 static int rank, size;
 
@@ -86,7 +89,46 @@ static int run_case(pagani_context *ctx, const mpi_case *c)
     return same && rc == PAGANI_OK;
 }
 
-/* The results run: QMC distributed, cubature and Vegas replicated. */
+/* A batch of BATCH_K Gaussian bumps (batch_cases.h) with one method:
+ * prints one line per integral like run_case's; returns 0 when the ranks
+ * differ or the code is not PAGANI_OK. Spread over the ranks by integrals
+ * (K >= ranks). */
+#define BATCH_K 7
+static int run_batch(pagani_context *ctx, pagani_method method,
+                     double epsrel)
+{
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    double params[BATCH_PARAMS * BATCH_K];
+    pagani_options opt = pagani_options_default(method);
+    pagani_integrand *f = NULL;
+    pagani_result r[BATCH_K];
+    int rc, same;
+
+    memset(r, 0, sizeof r);
+    batch_gaussian_draw(params, BATCH_K, 5, 0.1, 0.3);
+    opt.epsrel = epsrel;
+    opt.vegas_calls = 2e5;
+    rc = pagani_integrand_create(ctx, &f, 3, &batch_gaussian);
+    if (rc == PAGANI_OK)
+        rc = pagani_integrate_batch(ctx, f, BATCH_K, params, BATCH_BLOCK,
+                                    lower, upper, 0, &opt, r);
+    for (int k = 0; k < BATCH_K; k++) r[k].seconds = 0.0;
+    same = same_on_all(r, sizeof r) && same_on_all(&rc, sizeof rc);
+    for (int k = 0; k < BATCH_K && rank == 0; k++) {
+        double truth = batch_gaussian_truth(params + BATCH_PARAMS * k, 3,
+                                            lower, upper);
+        printf("%s batch %d: code %d, %a +- %a, %s, truth %s%s\n",
+               pagani_method_name(method), k, rc, r[k].value, r[k].error,
+               pagani_status_name(r[k].status),
+               fabs(r[k].value - truth) <= epsrel * truth ? "ok" : "FAR",
+               same ? "" : ", ranks differ");
+    }
+    pagani_integrand_destroy(f);
+    return same && rc == PAGANI_OK;
+}
+
+/* The results run: single integrals (QMC distributed, cubature and Vegas
+ * replicated) and batches (spread by integrals). */
 static int results(pagani_context *ctx)
 {
     const mpi_case cases[] = {
@@ -102,6 +144,9 @@ static int results(pagani_context *ctx)
 
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         ok &= run_case(ctx, &cases[i]);
+    ok &= run_batch(ctx, PAGANI_QMC, 1e-5);
+    ok &= run_batch(ctx, PAGANI_CUBATURE, 1e-6);
+    ok &= run_batch(ctx, PAGANI_VEGAS, 1e-3);
     return ok;
 }
 
@@ -137,6 +182,32 @@ static int report_codes(pagani_context *ctx, int rc, int want)
     return all_want && agree;
 }
 
+/* NaN where p[0] > 0.5 (in the batch fault run, the last integral's). */
+PAGANI_INTEGRAND(nan_param, {
+    if (p[0] > 0.5) return 0.0 / 0.0;
+    return x[0] * x[1] + p[0];
+})
+
+/* A batch of 4 on the CPU's QMC whose last integral is NaN: every rank
+ * returns PAGANI_ERR_NONFINITE and the message names integral 3. */
+static int batch_nan(pagani_context *ctx)
+{
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    double params[4] = {0.1, 0.2, 0.3, 1.0};
+    pagani_options opt = pagani_options_default(PAGANI_QMC);
+    pagani_integrand *f = NULL;
+    pagani_result r[4];
+    int rc = pagani_integrand_create(ctx, &f, 3, &nan_param);
+
+    if (rc == PAGANI_OK)
+        rc = pagani_integrate_batch(ctx, f, 4, params, sizeof params[0],
+                                    lower, upper, 0, &opt, r);
+    pagani_integrand_destroy(f);
+    return report_codes(ctx, rc, PAGANI_ERR_NONFINITE) &&
+           strstr(pagani_context_message(ctx), "integral 3: ") &&
+           isnan(r[3].value) && !isnan(r[2].value);
+}
+
 /* The fault run: `what` goes wrong on rank `bad` only (nan: wherever). */
 static int fail(pagani_context *ctx, const char *what, int bad)
 {
@@ -146,6 +217,7 @@ static int fail(pagani_context *ctx, const char *what, int bad)
     pagani_result r;
     int rc, want;
 
+    if (!strcmp(what, "batch-nan")) return batch_nan(ctx);
     if (!strcmp(what, "compile")) {
         /* this rank's source does not compile */
         rc = pagani_integrand_from_source(ctx, &f, 3,

@@ -11,7 +11,8 @@ libpagani_mpi_la_SOURCES = \
 	src/mpi/mpi_layer.h \
 	src/mpi/mpi_agree.c \
 	src/mpi/mpi_context.c \
-	src/mpi/mpi_qmc.c
+	src/mpi/mpi_qmc.c \
+	src/mpi/mpi_batch.c
 libpagani_mpi_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libpagani_mpi_la_LIBADD = libpagani.la $(MPI_LIBS)
 libpagani_mpi_la_LDFLAGS = -version-info 0:0:0
@@ -24,7 +25,8 @@ EXTRA_DIST += tests/test_mpi.sh
 if HAVE_MPI
 check_PROGRAMS += tests/test_mpi
 endif
-tests_test_mpi_SOURCES = tests/test_mpi.c tests/suite.h tests/qmc_suite.h
+tests_test_mpi_SOURCES = tests/test_mpi.c tests/suite.h tests/qmc_suite.h \
+	tests/batch_cases.h tests/genz.h
 tests_test_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 tests_test_mpi_LDADD = libpagani_mpi.la libpagani.la $(MPI_LIBS)
 

@@ -58,7 +58,7 @@ static int open_comm(mpi_layer *L, MPI_Comm comm, int *node_rank)
 /* Makes the layer's table: the backend's, with QMC distributed. */
 static void install(pagani_context *ctx, mpi_layer *L)
 {
-    pagani_layer layer = {L, call_end, layer_close};
+    pagani_layer layer = {L, call_end, mpi_run_batch, layer_close};
 
     L->ops = *ctx->backend;
     L->inner_qmc = ctx->backend->qmc;
@@ -102,7 +102,7 @@ int pagani_mpi_context_create(pagani_context **out, pagani_backend backend,
     if (*out && rc == PAGANI_OK) {
         install(*out, L);
     } else if (*out) { /* the layer only, to agree and to be freed */
-        pagani_layer layer = {L, call_end, layer_close};
+        pagani_layer layer = {L, call_end, mpi_run_batch, layer_close};
         pagani_context_add_layer(*out, (*out)->backend, &layer);
     }
     rc = mpi_agree(*out, L, rc, MPI_STEP_CALL_END);

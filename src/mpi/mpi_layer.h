@@ -1,7 +1,8 @@
 /*
  * mpi_layer.h - private to the MPI layer (libpagani_mpi): what it keeps on
  * a context made on a communicator, the agreement of the ranks on a code,
- * and the QMC operations it puts in front of the backend's.
+ * the QMC operations it puts in front of the backend's, and its way of
+ * running a batch.
  *
  * The layer is a decorator of the backend interface (backend.h): its table
  * is a copy of the backend's with the operations it distributes replaced
@@ -21,7 +22,8 @@
 enum mpi_step {
     MPI_STEP_CALL_END = 1,   /* the end of a collective public call */
     MPI_STEP_QMC_SETUP,
-    MPI_STEP_QMC_SUMS
+    MPI_STEP_QMC_SUMS,
+    MPI_STEP_BATCH           /* a batch spread over the ranks */
 };
 
 typedef struct mpi_layer {
@@ -30,6 +32,8 @@ typedef struct mpi_layer {
     int agreed;          /* a code agreed on in a step inside the current
                             call, not yet agreed at its end (0: none) */
     double mpi_seconds;  /* wall time spent in the layer's collectives */
+    int local;           /* 1 while each rank runs its own share of a
+                            batch: the operations do not communicate */
     backend_ops ops;     /* the context's table: the backend's, with ... */
     qmc_ops qmc;         /* ... QMC's operations replaced by these, */
     const qmc_ops *inner_qmc; /* which call the backend's */
@@ -39,6 +43,18 @@ typedef struct mpi_layer {
 static inline mpi_layer *mpi_layer_of(const pagani_context *ctx)
 {
     return (mpi_layer *)ctx->layer.state;
+}
+
+/* The first of the shares of `total` items that rank r of `size` takes:
+ * contiguous, in rank order, the first total % size one longer. Rank r
+ * takes [mpi_share_start(total, size, r), mpi_share_start(total, size,
+ * r + 1)). */
+static inline unsigned long long mpi_share_start(unsigned long long total,
+                                                 int size, int r)
+{
+    unsigned long long ur = (unsigned long long)r;
+    unsigned long long extra = total % (unsigned long long)size;
+    return ur * (total / (unsigned long long)size) + (ur < extra ? ur : extra);
 }
 
 /* One collective step: every rank of the layer brings its code rc and
@@ -53,6 +69,12 @@ int mpi_agree(pagani_context *ctx, mpi_layer *layer, int rc,
 /* An MPI call's code as a libpagani code: PAGANI_OK, or PAGANI_ERR_SYSTEM
  * with `what` and MPI's message in ctx. */
 int mpi_check(pagani_context *ctx, int mpi_rc, const char *what);
+
+/* The layer's run_batch (pagani_layer, mpi_batch.c): a batch of at least
+ * as many integrals as ranks is spread over them by integrals. */
+int mpi_run_batch(pagani_context *ctx, pagani_integrand *f,
+                  const struct pagani_batch *batch, const pagani_options *opt,
+                  pagani_result *results);
 
 /* The QMC operations that distribute a block of indices over the ranks
  * (mpi_qmc.c); they call layer->inner_qmc. */

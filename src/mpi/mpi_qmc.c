@@ -22,6 +22,8 @@ typedef char xsum_is_its_words[sizeof(pagani_xsum) ==
 typedef struct mpi_qmc {
     pagani_context *ctx;
     mpi_layer *layer;
+    int local;              /* made for a rank's share of a batch: the
+                               backend's operations alone */
     void *inner;            /* the backend's QMC state */
     qmc_fault *gathered;    /* every rank's faults of one call */
 } mpi_qmc;
@@ -36,7 +38,7 @@ static void mpi_qmc_release(void *state)
 }
 
 /* The backend's setup on every rank, agreed (a kernel that compiles on
- * one rank only fails on all). */
+ * one rank only fails on all); alone for a rank's share of a batch. */
 static int mpi_qmc_setup(void *backend_state, const qmc_job *job,
                          void **state)
 {
@@ -51,29 +53,20 @@ static int mpi_qmc_setup(void *backend_state, const qmc_job *job,
     } else {
         s->ctx = ctx;
         s->layer = L;
+        s->local = L->local;
         s->gathered = malloc((size_t)L->size * (size_t)job->integrals *
                              sizeof *s->gathered);
         rc = s->gathered ? L->inner_qmc->setup(backend_state, job, &s->inner)
                          : pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                                        "QMC over MPI: fault reports");
     }
-    rc = mpi_agree(ctx, L, rc, MPI_STEP_QMC_SETUP);
+    if (!L->local) rc = mpi_agree(ctx, L, rc, MPI_STEP_QMC_SETUP);
     if (rc != PAGANI_OK) {
         mpi_qmc_release(s);
         return rc;
     }
     *state = s;
     return PAGANI_OK;
-}
-
-/* Rank r's piece of `count` indices: j in [piece_start(r), piece_start(r +
- * 1)), the first count % size ranks one longer. */
-static unsigned long long piece_start(unsigned long long count, int size,
-                                      int r)
-{
-    unsigned long long ur = (unsigned long long)r;
-    unsigned long long extra = count % (unsigned long long)size;
-    return ur * (count / (unsigned long long)size) + (ur < extra ? ur : extra);
 }
 
 /* Each integral's first fault over the ranks: the pieces are in index
@@ -120,12 +113,16 @@ static int mpi_qmc_sums(void *state, const int *ids, int live,
 {
     mpi_qmc *s = state;
     mpi_layer *L = s->layer;
-    const unsigned long long lo = piece_start(count, L->size, L->rank);
-    const unsigned long long hi = piece_start(count, L->size, L->rank + 1);
+    const unsigned long long lo = mpi_share_start(count, L->size, L->rank);
+    const unsigned long long hi =
+        mpi_share_start(count, L->size, L->rank + 1);
     const size_t sums = (size_t)live * (size_t)shifts;
     int rc = PAGANI_OK, mpi_rc;
     double start;
 
+    if (s->local)
+        return L->inner_qmc->sums(s->inner, ids, live, first_shift, shifts,
+                                  first, count, leap, out, faults);
     for (size_t j = 0; j < sums; j++) pagani_xsum_zero(&out[j]);
     for (int m = 0; m < live; m++) faults[m].k = 0;
     if (hi > lo)
