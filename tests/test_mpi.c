@@ -13,7 +13,8 @@
  *   test_mpi fail WHAT R makes rank R alone fail (WHAT: memory: a budget
  *                        too small; compile: source with an error; option:
  *                        qmc_shifts 1) or puts a NaN where one rank's share of
- *                        QMC points meets it (nan), or in the last integral
+ *                        QMC points (nan) or Vegas cubes (vegas-nan)
+ *                        meets it, or in the last integral
  *                        of a batch (batch-nan); rank 0 prints the code
  *                        of every rank and whether their messages agree
  *   test_mpi part N P    pagani_qmc_part of every part p < P of the QMC
@@ -58,6 +59,7 @@ typedef struct mpi_case {
     int n;
     double epsrel;
     double truth;
+    unsigned flags;          /* pagani_options.flags */
 } mpi_case;
 
 /* Integrates one case and prints its line; returns 0 when the ranks
@@ -74,6 +76,7 @@ static int run_case(pagani_context *ctx, const mpi_case *c)
     memset(&r, 0, sizeof r);
     opt.epsrel = c->epsrel;
     opt.vegas_calls = 2e5;
+    opt.flags = c->flags;
     rc = pagani_integrand_create(ctx, &f, c->n, c->def);
     if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);
     r.seconds = 0.0; /* the one field that may differ */
@@ -127,18 +130,24 @@ static int run_batch(pagani_context *ctx, pagani_method method,
     return same && rc == PAGANI_OK;
 }
 
-/* The results run: single integrals (QMC distributed, cubature and Vegas
- * replicated) and batches (spread by integrals). */
+/* The results run: single integrals (QMC distributed, Vegas split by
+ * passes on the CPU, cubature replicated) and batches (spread by
+ * integrals). */
 static int results(pagani_context *ctx)
 {
     const mpi_case cases[] = {
-        {PAGANI_QMC, "qmc_cubic", &qmc_cubic, 6, 1e-6, 1.0},
+        {PAGANI_QMC, "qmc_cubic", &qmc_cubic, 6, 1e-6, 1.0, 0},
         {PAGANI_QMC, "qmc_genz_osc", &qmc_genz_osc, 8, 1e-4,
-         qmc_genz_osc_exact(8, 0.0, 1.0)},
-        {PAGANI_QMC, "f5", &suite_f5, 3, 1e-3, suite_truth(5, 3)},
-        {PAGANI_CUBATURE, "f4", &suite_f4, 3, 1e-6, suite_truth(4, 3)},
-        {PAGANI_CUBATURE, "f3", &suite_f3, 3, 1e-6, suite_truth(3, 3)},
-        {PAGANI_VEGAS, "f4", &suite_f4, 3, 1e-3, suite_truth(4, 3)},
+         qmc_genz_osc_exact(8, 0.0, 1.0), 0},
+        {PAGANI_QMC, "f5", &suite_f5, 3, 1e-3, suite_truth(5, 3), 0},
+        {PAGANI_CUBATURE, "f4", &suite_f4, 3, 1e-6, suite_truth(4, 3), 0},
+        {PAGANI_CUBATURE, "f3", &suite_f3, 3, 1e-6, suite_truth(3, 3), 0},
+        {PAGANI_VEGAS, "f4", &suite_f4, 3, 1e-3, suite_truth(4, 3), 0},
+        {PAGANI_VEGAS, "f5", &suite_f5, 5, 1e-3, suite_truth(5, 5), 0},
+        {PAGANI_VEGAS, "f4 m-Cubes1D", &suite_f4, 4, 1e-3, suite_truth(4, 4),
+         PAGANI_FLAG_VEGAS_1D},
+        {PAGANI_VEGAS, "f4 Vegas+", &suite_f4, 3, 1e-3, suite_truth(4, 3),
+         PAGANI_FLAG_VEGAS_PLUS},
     };
     int ok = 1;
 
@@ -229,8 +238,8 @@ static int fail(pagani_context *ctx, const char *what, int bad)
         return report_codes(ctx, rc, want) && want != PAGANI_OK && !f;
     }
     rc = pagani_integrand_create(ctx, &f, 3,
-                                 !strcmp(what, "nan") ? &nan_corner
-                                                      : &suite_f4);
+                                 strstr(what, "nan") ? &nan_corner
+                                                     : &suite_f4);
     if (rc != PAGANI_OK) {
         report_codes(ctx, rc, PAGANI_OK);
         return 0;
@@ -243,7 +252,7 @@ static int fail(pagani_context *ctx, const char *what, int bad)
         if (rank == bad) opt.qmc_shifts = 1;
         want = PAGANI_ERR_OPTION;
     } else {
-        opt.method = PAGANI_QMC;
+        opt.method = strcmp(what, "vegas-nan") ? PAGANI_QMC : PAGANI_VEGAS;
         want = PAGANI_ERR_NONFINITE;
     }
     rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);

@@ -4,12 +4,14 @@
 # --allow-run-as-root where it runs as root), each run under timeout so
 # that a hang fails instead of stopping the suite.
 #  - results: every method's lines (value and error as hex floats, status)
-#    are the same for every rank count: single integrals (QMC distributed
-#    and promised bit-identical, cubature and Vegas replicated) and
-#    batches of 7 (spread over the ranks by integrals); each true error is
-#    within its epsrel; the ranks of a run agree.
+#    are the same for every rank count: single integrals (QMC and Vegas
+#    distributed and promised bit-identical; Vegas+, and Vegas on CUDA,
+#    and cubature replicated) and batches of 7 (spread over the ranks by
+#    integrals); each true error is within its epsrel; the ranks of a run
+#    agree.
 #  - faults: one rank alone fails (memory budget, compiler, option) or a
-#    NaN lies in one rank's share of the QMC points or of a batch: every
+#    NaN lies in one rank's share of the QMC points, of the Vegas cubes or
+#    of a batch: every
 #    rank returns the same code with one message (in a batch naming the
 #    integral by its index in the whole batch), and nothing hangs.
 #  - parts: pagani_qmc_part distributed over 3 ranks equals the parts on
@@ -56,7 +58,7 @@ tap_show="$tmp/out.$first $tmp/err.$first"
 run "$first" results
 ok $? "results on $first ranks: codes OK"
 grep -q FAR "$tmp/out.$first"
-[ $? -ne 0 ] && [ "$(grep -c 'truth ok' "$tmp/out.$first")" -eq 27 ]
+[ $? -ne 0 ] && [ "$(grep -c 'truth ok' "$tmp/out.$first")" -eq 30 ]
 ok $? "results on $first ranks: every true error within epsrel"
 for np in $others; do
     tap_show="$tmp/out.$np $tmp/err.$np"
@@ -72,7 +74,7 @@ done
 
 # WHAT on the last rank alone: every rank returns the same code and one
 # message, and nothing hangs.
-for what in memory compile option nan batch-nan; do
+for what in memory compile option nan vegas-nan batch-nan; do
     for np in $others; do
         tap_show="$tmp/out.$np $tmp/err.$np"
         run "$np" fail "$what" $((np - 1))

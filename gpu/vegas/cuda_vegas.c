@@ -553,4 +553,6 @@ const vegas_ops pagani_cuda_vegas_ops = {
     cv_sample,
     cv_stratify,
     cv_release,
+    0, /* parts: a pass is not split over processes (the MPI layer runs
+          Vegas on CUDA replicated) */
 };

@@ -8,7 +8,9 @@
  * dynamically, on one thread when the pass is small (cpu_team). Each chunk
  * keeps its own sums, added in chunk order afterwards for each member, so
  * a member's results depend neither on the thread count, the schedule nor
- * the other members. Bin contributions are integers (vegas_backend.h):
+ * the other members (the chunks' values and variances are added as exact
+ * sums). A pass's part (vegas_pass.parts) is a contiguous share of every
+ * member's chunks. Bin contributions are integers (vegas_backend.h):
  * each thread adds into private 64-bit cells, moved by atomic adds into
  * the integral's 128-bit totals whenever the thread moves to another
  * integral, and at least every VEGAS_BLOCK_SAMPLES samples; integer sums
@@ -236,16 +238,25 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
     }
 }
 
-/* Adds a member's chunks in order into *sums. */
+/* Adds a member's chunks in order into *sums; its value and variance as
+ * exact sums of the chunks' (in exact[0], exact[1]), so that the sums of
+ * parts of a pass merge to the whole's. */
 static void reduce_chunks(const chunk_sums *chunks, long long nchunks,
-                          vegas_sums *sums)
+                          vegas_sums *sums, pagani_xsum *exact)
 {
     memset(sums, 0, sizeof *sums);
     sums->fault_cube = sums->fault_sample = -1;
+    pagani_xsum_zero(&exact[0]);
+    pagani_xsum_zero(&exact[1]);
     for (long long ch = 0; ch < nchunks; ch++) {
         const chunk_sums *c = &chunks[ch];
-        sums->value += c->value;
-        sums->variance += c->variance;
+        if (isfinite(c->value) && isfinite(c->variance)) {
+            pagani_xsum_add(&exact[0], c->value);
+            pagani_xsum_add(&exact[1], c->variance);
+        } else { /* the sums overflowed: no exact form */
+            sums->value += c->value;
+            sums->variance += c->variance;
+        }
         sums->evaluations += c->evaluations;
         sums->nonzero += c->nonzero;
         sums->beta_sum += c->beta_sum;
@@ -257,16 +268,23 @@ static void reduce_chunks(const chunk_sums *chunks, long long nchunks,
             sums->fault_value = c->fault_value;
         }
     }
+    sums->value += pagani_xsum_value(&exact[0]);
+    sums->variance += pagani_xsum_value(&exact[1]);
 }
 
-/* Integral k's 128-bit totals as doubles / scale. */
-static void bins_out(const cpu_vegas *s, int k, double scale, double *bins)
+/* Integral k's 128-bit totals as doubles / scale into bins, or as they
+ * are into totals (low, high word per cell) when it is not NULL. */
+static void bins_out(const cpu_vegas *s, int k, double scale, double *bins,
+                     unsigned long long *totals)
 {
     const unsigned long long *t = s->total + 2 * s->cells * (size_t)k;
+    if (totals) {
+        memcpy(totals + 2 * s->cells * (size_t)k, t,
+               2 * sizeof *t * s->cells);
+        return;
+    }
     for (size_t i = 0; i < s->cells; i++)
-        bins[i] =
-            ((double)t[2 * i + 1] * 18446744073709551616.0 + (double)t[2 * i]) /
-            scale;
+        bins[i] = pagani_vegas_bin_value(t[2 * i], t[2 * i + 1], scale);
 }
 
 /* What every piece of integral k shares in a pass. */
@@ -296,6 +314,14 @@ static void fill_kparams(const cpu_vegas *s, const vegas_pass *pass, int k,
                               : NULL;
 }
 
+/* The first chunk of part p of `parts` of nchunks: contiguous shares in
+ * part order, the first nchunks % parts one longer. */
+static long long chunk_share(long long nchunks, int parts, int p)
+{
+    long long extra = nchunks % parts;
+    return p * (nchunks / parts) + (p < extra ? p : extra);
+}
+
 static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
                             vegas_sums *sums, double *bins)
 {
@@ -305,10 +331,14 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     const long long all = job->plus ? job->cubes : job->cubes * job->pieces;
     const long long units = (all + stride - 1) / stride;
     const long long nchunks = (units + s->chunk_units - 1) / s->chunk_units;
-    const long long work = nchunks * pass->count;
+    const int parts = pass->parts > 1 ? pass->parts : 1;
+    /* this part's chunks: [first, first + span) */
+    const long long first = chunk_share(nchunks, parts, pass->part);
+    const long long span = chunk_share(nchunks, parts, pass->part + 1) - first;
+    const long long work = span * pass->count;
     const int accumulate = pass->accumulate && stride == 1;
-    const int team =
-        cpu_team(s->cpu, (double)units * job->samples * pass->count);
+    const int team = cpu_team(s->cpu, (double)units / parts * job->samples *
+                                          pass->count);
     vegas_pass p = *pass;
 
     p.stride = stride;
@@ -335,9 +365,9 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
         tb.since = 0;
 #pragma omp for schedule(dynamic, 1)
         for (long long w = 0; w < work; w++) {
-            const int i = (int)(w / nchunks);
-            run_chunk(s, &p, &s->kp[i], pass->members[i], w % nchunks, units,
-                      &tb, &s->chunks[w]);
+            const int i = (int)(w / span);
+            run_chunk(s, &p, &s->kp[i], pass->members[i], first + w % span,
+                      units, &tb, &s->chunks[w]);
         }
         if (tb.integral >= 0)
             flush(tb.acc, s->total + 2 * s->cells * (size_t)tb.integral,
@@ -345,10 +375,13 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     }
 
     for (int i = 0; i < pass->count; i++) {
-        reduce_chunks(s->chunks + nchunks * i, nchunks, &sums[i]);
-        if (accumulate && bins)
+        pagani_xsum own[2];
+        reduce_chunks(s->chunks + span * i, span, &sums[i],
+                      pass->exact ? pass->exact + 2 * i : own);
+        if (accumulate && (bins || pass->totals))
             bins_out(s, pass->members[i], pass->bin_scale[i],
-                     bins + s->cells * (size_t)pass->members[i]);
+                     bins ? bins + s->cells * (size_t)pass->members[i] : NULL,
+                     pass->totals);
     }
     return PAGANI_OK;
 }
@@ -383,5 +416,5 @@ static int cpu_vegas_stratify(void *vegas_state, const int *members, int count,
 
 const vegas_ops pagani_cpu_vegas_ops = {
     cpu_vegas_setup,    cpu_vegas_set_grids, cpu_vegas_sample,
-    cpu_vegas_stratify, cpu_vegas_release,
+    cpu_vegas_stratify, cpu_vegas_release,   1, /* parts */
 };

@@ -12,6 +12,7 @@ libpagani_mpi_la_SOURCES = \
 	src/mpi/mpi_agree.c \
 	src/mpi/mpi_context.c \
 	src/mpi/mpi_qmc.c \
+	src/mpi/mpi_vegas.c \
 	src/mpi/mpi_batch.c
 libpagani_mpi_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libpagani_mpi_la_LIBADD = libpagani.la $(MPI_LIBS)

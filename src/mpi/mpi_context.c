@@ -55,7 +55,8 @@ static int open_comm(mpi_layer *L, MPI_Comm comm, int *node_rank)
     return rc;
 }
 
-/* Makes the layer's table: the backend's, with QMC distributed. */
+/* Makes the layer's table: the backend's, with QMC and Vegas
+ * distributed. */
 static void install(pagani_context *ctx, mpi_layer *L)
 {
     pagani_layer layer = {L, call_end, mpi_run_batch, layer_close};
@@ -65,6 +66,11 @@ static void install(pagani_context *ctx, mpi_layer *L)
     if (L->inner_qmc) {
         L->qmc = pagani_mpi_qmc_ops;
         L->ops.qmc = &L->qmc;
+    }
+    L->inner_vegas = ctx->backend->vegas;
+    if (L->inner_vegas) {
+        L->vegas = pagani_mpi_vegas_ops;
+        L->ops.vegas = &L->vegas;
     }
     pagani_context_add_layer(ctx, &L->ops, &layer);
 }

@@ -6,7 +6,7 @@
  *
  * The layer is a decorator of the backend interface (backend.h): its table
  * is a copy of the backend's with the operations it distributes replaced
- * (today QMC's); the drivers in src/cubature, src/vegas and src/qmc call it
+ * (QMC's and Vegas's); the drivers in src/cubature, src/vegas and src/qmc call it
  * as any backend and know nothing of MPI.
  */
 #ifndef PAGANI_MPI_LAYER_H
@@ -15,6 +15,7 @@
 #include <mpi.h>
 #include "internal.h"
 #include "qmc_backend.h"
+#include "vegas_backend.h"
 
 /* The collective steps of the layer, named so that ranks that reach
  * different steps (a bug, or arguments that differ between ranks) are seen
@@ -23,7 +24,9 @@ enum mpi_step {
     MPI_STEP_CALL_END = 1,   /* the end of a collective public call */
     MPI_STEP_QMC_SETUP,
     MPI_STEP_QMC_SUMS,
-    MPI_STEP_BATCH           /* a batch spread over the ranks */
+    MPI_STEP_BATCH,          /* a batch spread over the ranks */
+    MPI_STEP_VEGAS_SETUP,
+    MPI_STEP_VEGAS_SAMPLE
 };
 
 typedef struct mpi_layer {
@@ -35,8 +38,10 @@ typedef struct mpi_layer {
     int local;           /* 1 while each rank runs its own share of a
                             batch: the operations do not communicate */
     backend_ops ops;     /* the context's table: the backend's, with ... */
-    qmc_ops qmc;         /* ... QMC's operations replaced by these, */
-    const qmc_ops *inner_qmc; /* which call the backend's */
+    qmc_ops qmc;         /* ... QMC's and Vegas's operations replaced */
+    vegas_ops vegas;     /* by these, */
+    const qmc_ops *inner_qmc;     /* which call the backend's */
+    const vegas_ops *inner_vegas;
 } mpi_layer;
 
 /* The layer of the context an operation runs for. */
@@ -79,5 +84,9 @@ int mpi_run_batch(pagani_context *ctx, pagani_integrand *f,
 /* The QMC operations that distribute a block of indices over the ranks
  * (mpi_qmc.c); they call layer->inner_qmc. */
 extern const qmc_ops pagani_mpi_qmc_ops;
+
+/* The Vegas operations that split a pass over the ranks (mpi_vegas.c);
+ * they call layer->inner_vegas. */
+extern const vegas_ops pagani_mpi_vegas_ops;
 
 #endif /* PAGANI_MPI_LAYER_H */
