@@ -15,9 +15,18 @@
  *    sums is cut into one contiguous piece per rank, and the exact sums are
  *    added over the ranks (MPI_Allreduce of their integer digits): the
  *    result is bit for bit that of one process, for any number of ranks.
- *  - PAGANI_CUBATURE and PAGANI_VEGAS run replicated in this version: every
- *    rank computes the whole integral (results identical on every rank, no
- *    speed-up); their distribution is future work.
+ *  - PAGANI_VEGAS is distributed: each sampling pass is cut into one part
+ *    per rank (whole units of the backend's partial sums), its value and
+ *    variance added as exact sums and its bins as integers: the same bits
+ *    for any number of ranks (those of one process on the CPU; on CUDA the
+ *    exact sum of the blocks' partials, which may differ from a plain
+ *    process's in the last bits). Vegas+ runs replicated.
+ *  - pagani_integrate_batch with at least as many integrals as ranks gives
+ *    each rank a contiguous share of the integrals (every method); the
+ *    results are gathered on every rank.
+ *  - PAGANI_CUBATURE on one integral runs replicated in this version:
+ *    every rank computes the whole integral (identical results, no
+ *    speed-up).
  *
  * Errors: a call that fails on one rank (a compilation, the memory of one
  * rank, a backend error) returns the same code on every rank, and

@@ -53,9 +53,10 @@
  *
  * Parts (vegas_pass.part, parts; backends with vegas_ops.parts): the MPI
  * layer spreads a pass over its ranks, each sampling a part of the work
- * cut at the backend's own partial sums (the CPU's chunks), with the value
- * and variance as exact sums and the bins as integers, so that the ranks'
- * parts add up to the bits of one pass.
+ * cut at the backend's own partial sums (the CPU's chunks, the GPU's
+ * blocks), with the value and variance as exact sums of those and the
+ * bins as integers, so that the ranks' parts add up to the bits of the
+ * whole pass.
  */
 #ifndef PAGANI_VEGAS_BACKEND_H
 #define PAGANI_VEGAS_BACKEND_H

@@ -131,7 +131,7 @@ static int run_batch(pagani_context *ctx, pagani_method method,
 }
 
 /* The results run: single integrals (QMC distributed, Vegas split by
- * passes on the CPU, cubature replicated) and batches (spread by
+ * passes, cubature and Vegas+ replicated) and batches (spread by
  * integrals). */
 static int results(pagani_context *ctx)
 {

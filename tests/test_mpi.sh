@@ -5,8 +5,8 @@
 # that a hang fails instead of stopping the suite.
 #  - results: every method's lines (value and error as hex floats, status)
 #    are the same for every rank count: single integrals (QMC and Vegas
-#    distributed and promised bit-identical; Vegas+, and Vegas on CUDA,
-#    and cubature replicated) and batches of 7 (spread over the ranks by
+#    distributed and promised bit-identical; Vegas+ and cubature
+#    replicated) and batches of 7 (spread over the ranks by
 #    integrals); each true error is within its epsrel; the ranks of a run
 #    agree.
 #  - faults: one rank alone fails (memory budget, compiler, option) or a

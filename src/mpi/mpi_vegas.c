@@ -2,13 +2,13 @@
  * mpi_vegas.c - PAGANI_VEGAS across the ranks: the layer's Vegas
  * operations (mpi_layer.h). Each sampling pass is cut into one part per
  * rank (vegas_pass.part: a contiguous share of the backend's partial sums,
- * the CPU's chunks); the value and variance come back as exact sums and
- * the bins as 128-bit integers, added over the ranks exactly, so that
- * every rank gets the bits of one pass on one process, and the driver's
- * grid adjustment, the same on every rank, keeps them equal. Backends
- * that cannot split a pass (vegas_ops.parts 0: CUDA today), and Vegas+
- * (its per-cube counts live on every rank), run replicated: every rank
- * the whole pass.
+ * the CPU's chunks or the GPU's blocks); the value and variance come back
+ * as exact sums of those and the bins as 128-bit integers, added over the
+ * ranks exactly, so that every rank gets the bits of the whole pass, the
+ * same for any number of ranks, and the driver's grid adjustment, the
+ * same on every rank, keeps them equal. Backends that cannot split a pass
+ * (vegas_ops.parts 0) and Vegas+ (its per-cube counts live on every rank)
+ * run replicated: every rank the whole pass.
  */
 #include <math.h>
 #include <stdlib.h>
