@@ -367,8 +367,9 @@ int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
  * Hofbauer, Uhl and Zinterhof's GRID scheme. The parts cut the sequence
  * indices 1..N into P contiguous blocks, in order, of N / P or N / P + 1
  * indices (the first N mod P parts one more); part p sums its block for
- * every random shift. Its sums are exact (integers), so the combination of all P
- * parts, in any order, is bit for bit the result of pagani_integrate on
+ * every random shift. Its sums are exact (integers), so the combination
+ * of all P parts, in any order, is bit for bit the result of
+ * pagani_integrate on
  * one process with the same options whose run ends at N points per shift
  * (N = qmc_initial_points * 2^(i - 1) after its i-th block), whatever P.
  *

@@ -39,7 +39,8 @@ use_unpacked() {
     # its help files stay at their packaged path: quiet the one warning
     PMIX_MCA_pcompress_base_silence_warning=1
     PATH=$usr/bin:$PATH
-    LD_LIBRARY_PATH=$lib:$lib/openmpi/lib:$lib/pmix2/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    libs=$lib:$lib/openmpi/lib:$lib/pmix2/lib
+    LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export OPAL_PREFIX PMIX_PREFIX PMIX_MCA_pcompress_base_silence_warning
     export PATH LD_LIBRARY_PATH
 }
@@ -82,7 +83,8 @@ fi
 # containers (gVisor) may refuse cross-process memory copies and binding
 OMPI_MCA_btl_vader_single_copy_mechanism=none
 OMPI_MCA_hwloc_base_binding_policy=none
-export OMPI_MCA_btl_vader_single_copy_mechanism OMPI_MCA_hwloc_base_binding_policy
+export OMPI_MCA_btl_vader_single_copy_mechanism
+export OMPI_MCA_hwloc_base_binding_policy
 check_mpi >"$out/mpi.txt" 2>&1
 status=$?
 cat "$out/mpi.txt"

@@ -273,7 +273,8 @@ static int parts(pagani_context *ctx, unsigned long long N, int P)
     int rc = records && list ? PAGANI_OK : PAGANI_ERR_NO_MEMORY, same;
 
     memset(&r, 0, sizeof r);
-    if (rc == PAGANI_OK) rc = pagani_integrand_create(ctx, &f, 8, &qmc_genz_osc);
+    if (rc == PAGANI_OK)
+        rc = pagani_integrand_create(ctx, &f, 8, &qmc_genz_osc);
     for (int p = 0; p < P && rc == PAGANI_OK; p++) {
         list[p] = records + (size_t)p * words;
         rc = pagani_qmc_part(ctx, f, lower, upper, &opt, N, p, P,

@@ -27,7 +27,7 @@ srcdir=$(cd "$srcdir" && pwd) || exit 99
 . "$srcdir/tests/tap.sh"
 prog=./tests/test_mpi
 if ! test -x "$prog"; then
-    echo "1..0 # SKIP libpagani_mpi not built (no mpicc found, or --without-mpi)"
+    echo "1..0 # SKIP libpagani_mpi not built (no mpicc, or --without-mpi)"
     exit 0
 fi
 mpirun=$(sed -n 's/^MPIRUN = //p' Makefile 2>/dev/null)
@@ -78,7 +78,9 @@ for what in memory compile option nan vegas-nan batch-nan; do
     for np in $others; do
         tap_show="$tmp/out.$np $tmp/err.$np"
         run "$np" fail "$what" $((np - 1))
-        ok $? "$what failing on rank $((np - 1)) of $np: one code and one message on every rank, no hang"
+        status=$?
+        what_failed="$what failing on rank $((np - 1)) of $np"
+        ok $status "$what_failed: one code, one message everywhere, no hang"
     done
 done
 

@@ -6,8 +6,8 @@
  *
  * The layer is a decorator of the backend interface (backend.h): its table
  * is a copy of the backend's with the operations it distributes replaced
- * (QMC's and Vegas's); the drivers in src/cubature, src/vegas and src/qmc call it
- * as any backend and know nothing of MPI.
+ * (QMC's and Vegas's); the drivers in src/cubature, src/vegas and src/qmc
+ * call it as any backend and know nothing of MPI.
  */
 #ifndef PAGANI_MPI_LAYER_H
 #define PAGANI_MPI_LAYER_H
