@@ -12,8 +12,8 @@
 #   tests/devmpi.sh unpack DIR          only unpack Open MPI into DIR and
 #                                        check mpicc and mpirun from there
 #
-# A system Open MPI (mpicc and mpirun on the PATH) is used instead when
-# there is one.
+# A system Open MPI (a working mpicc and mpirun on the PATH) is used
+# instead when there is one.
 set -u
 top=$(pwd)
 debs=$top/.dist-mpi
@@ -76,7 +76,7 @@ if [ "${1:-}" = unpack ]; then
     exit
 fi
 
-if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1
+if ! mpicc --showme >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1
 then
     use_unpacked /tmp/devmpi-ompi || { echo "unpacking failed"; exit 1; }
 fi
