@@ -24,9 +24,16 @@
  *  - pagani_integrate_batch with at least as many integrals as ranks gives
  *    each rank a contiguous share of the integrals (every method); the
  *    results are gathered on every rank.
- *  - PAGANI_CUBATURE on one integral runs replicated in this version:
- *    every rank computes the whole integral (identical results, no
- *    speed-up).
+ *  - PAGANI_CUBATURE partitions the region list: each rank holds every
+ *    P-th initial region and its descendants, evaluates, classifies and
+ *    splits its own, and the sums the driver reads are combined over the
+ *    ranks (so the driver decides the same everywhere). Regions do not
+ *    move between ranks (pagani_mpi_imbalance measures how uneven the
+ *    ranks' shares become), and the list is still sized by one rank's
+ *    memory budget. Not bit-identical across rank counts: the sums are
+ *    added in another order, which moves the last bits of the value and
+ *    error and can change a decision taken on them; the result is the
+ *    same on every rank of one run.
  *
  * Errors: a call that fails on one rank (a compilation, the memory of one
  * rank, a backend error) returns the same code on every rank, and
@@ -69,6 +76,12 @@ int pagani_mpi_context_create(pagani_context **ctx, pagani_backend backend,
  * calls on ctx since it was made (waiting for other ranks included): the
  * cost of the distribution, for benchmarks. 0 on other contexts. */
 double pagani_mpi_seconds(const pagani_context *ctx);
+
+/* Cubature over the ranks: the largest ratio, over the iterations of the
+ * last cubature integration on ctx, of the active regions one rank held
+ * to the mean over the ranks (1: balanced; regions do not move between
+ * ranks). 1 on other contexts and before any cubature run. */
+double pagani_mpi_imbalance(const pagani_context *ctx);
 
 #ifdef __cplusplus
 }

@@ -96,7 +96,10 @@ int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
 void pagani_context_add_layer(pagani_context *ctx, const backend_ops *ops,
                               const pagani_layer *layer)
 {
-    ctx->backend = ops;
+    if (ops) {
+        ctx->backend = ops;
+        ctx->backend_state = layer->state;
+    }
     ctx->layer = *layer;
 }
 

@@ -96,11 +96,11 @@ void pagani_clear_message(pagani_context *ctx);
 int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
                                  int node_rank);
 
-/* Puts a layer over ctx's backend: `layer` is copied into ctx, and `ops`,
- * a table the layer keeps for the context's life, becomes the backend's
- * table. The backend's state stays: ops calls the backend's own operations
- * where it does not replace them, and replaced ones find the layer in
- * ctx->layer (through the integrand's context). */
+/* Puts a layer over ctx's backend (a decorator): `layer` is copied into
+ * ctx, and `ops`, a table the layer keeps for the context's life, becomes
+ * the backend's table with layer->state as the backend's state; the layer
+ * keeps the backend's table and state and calls them. With ops NULL (the
+ * backend did not open) only the layer is kept. */
 void pagani_context_add_layer(pagani_context *ctx, const backend_ops *ops,
                               const pagani_layer *layer);
 

@@ -8,8 +8,11 @@
  * Row: method, integrand, n, epsrel, backend, ranks, wall seconds (the
  * slowest rank's, barrier to barrier), seconds in the layer's collectives
  * (rank 0's; pagani_mpi_seconds: the reductions and the waits for other
- * ranks), iterations, value and error as hex floats (to compare rank
- * counts bit for bit), status, true relative error. tests/bench_mpi.sh
+ * ranks; for cubature the per-iteration communication against the rest
+ * of the time), iterations, value and error as hex floats (to compare rank
+ * counts bit for bit), status, true relative error, and for cubature the
+ * imbalance of the ranks' active regions (pagani_mpi_imbalance: the
+ * largest over the mean). tests/bench_mpi.sh
  * runs it for several rank counts and adds speed-up and efficiency.
  * "quick" runs smaller cases (a smoke run on a small machine).
  */
@@ -62,12 +65,14 @@ static void run(pagani_context *ctx, const bench_case *c, int quick,
                    pagani_strerror(rc), pagani_context_message(ctx));
         else
             printf("%-8s %-12s %2d %7.0e %-4s %2d %9.4f %9.4f %4d %-24a "
-                   "%-24a %-20s %.2e\n",
+                   "%-24a %-20s %.2e %.2f\n",
                    pagani_method_name(c->method), c->name, c->n, opt.epsrel,
                    pagani_backend_name(pagani_context_backend(ctx)), ranks,
                    slowest, comm, r.iterations, r.value, r.error,
                    pagani_status_name(r.status),
-                   fabs(r.value - c->truth) / fabs(c->truth));
+                   fabs(r.value - c->truth) / fabs(c->truth),
+                   c->method == PAGANI_CUBATURE ? pagani_mpi_imbalance(ctx)
+                                                : 1.0);
         fflush(stdout);
     }
     pagani_integrand_destroy(f);

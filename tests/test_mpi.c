@@ -7,14 +7,16 @@
  *                        rank 0 prints one line per case: method, integrand,
  *                        n, code, value and error as hex floats, status,
  *                        and "truth ok" when the true relative error is
- *                        within epsrel ("truth FAR" otherwise); every rank
+ *                        within epsrel ("truth FAR" otherwise), then after
+ *                        "=" value and error in decimal; every rank
  *                        checks that it has rank 0's bits ("ranks differ"
  *                        and exit status 1 when not)
  *   test_mpi fail WHAT R makes rank R alone fail (WHAT: memory: a budget
  *                        too small; compile: source with an error; option:
  *                        qmc_shifts 1) or puts a NaN where one rank's share of
- *                        QMC points (nan) or Vegas cubes (vegas-nan)
- *                        meets it, or in the last integral
+ *                        QMC points (nan), Vegas cubes (vegas-nan) or
+ *                        cubature regions (cubature-nan) meets it, or in
+ *                        the last integral
  *                        of a batch (batch-nan); rank 0 prints the code
  *                        of every rank and whether their messages agree
  *   test_mpi part N P    pagani_qmc_part of every part p < P of the QMC
@@ -82,12 +84,13 @@ static int run_case(pagani_context *ctx, const mpi_case *c)
     r.seconds = 0.0; /* the one field that may differ */
     same = same_on_all(&r, sizeof r) && same_on_all(&rc, sizeof rc);
     if (rank == 0)
-        printf("%s %s %d-D: code %d, %a +- %a, %s, truth %s%s\n",
+        printf("%s %s %d-D: code %d, %a +- %a, %s, truth %s%s = %.17g "
+               "%.17g\n",
                pagani_method_name(c->method), c->name, c->n, rc, r.value,
                r.error, pagani_status_name(r.status),
                fabs(r.value - c->truth) <= c->epsrel * fabs(c->truth) ? "ok"
                                                                      : "FAR",
-               same ? "" : ", ranks differ");
+               same ? "" : ", ranks differ", r.value, r.error);
     pagani_integrand_destroy(f);
     return same && rc == PAGANI_OK;
 }
@@ -130,8 +133,8 @@ static int run_batch(pagani_context *ctx, pagani_method method,
     return same && rc == PAGANI_OK;
 }
 
-/* The results run: single integrals (QMC distributed, Vegas split by
- * passes, cubature and Vegas+ replicated) and batches (spread by
+/* The results run: single integrals (QMC distributed by points, Vegas by
+ * passes, cubature by regions, Vegas+ replicated) and batches (spread by
  * integrals). */
 static int results(pagani_context *ctx)
 {
@@ -252,7 +255,9 @@ static int fail(pagani_context *ctx, const char *what, int bad)
         if (rank == bad) opt.qmc_shifts = 1;
         want = PAGANI_ERR_OPTION;
     } else {
-        opt.method = strcmp(what, "vegas-nan") ? PAGANI_QMC : PAGANI_VEGAS;
+        opt.method = !strcmp(what, "vegas-nan")      ? PAGANI_VEGAS
+                     : !strcmp(what, "cubature-nan") ? PAGANI_CUBATURE
+                                                     : PAGANI_QMC;
         want = PAGANI_ERR_NONFINITE;
     }
     rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);

@@ -11,6 +11,8 @@ libpagani_mpi_la_SOURCES = \
 	src/mpi/mpi_layer.h \
 	src/mpi/mpi_agree.c \
 	src/mpi/mpi_context.c \
+	src/mpi/mpi_backend.c \
+	src/mpi/mpi_cubature.c \
 	src/mpi/mpi_qmc.c \
 	src/mpi/mpi_vegas.c \
 	src/mpi/mpi_batch.c

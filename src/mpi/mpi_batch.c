@@ -7,8 +7,8 @@
  * independent (pagani.h: results[k] is what pagani_integrate gives for
  * block k, bit for bit on the CPU and for Vegas and QMC), so the results
  * are those of one process; each rank holds only its integrals' regions
- * or grids. A smaller batch runs as one: QMC and Vegas distributed by
- * points and passes, cubature replicated.
+ * or grids. A smaller batch runs as one: QMC, Vegas and cubature
+ * distributed by points, passes and regions.
  */
 #include <limits.h>
 #include <stdio.h>

@@ -7,9 +7,9 @@
 #include "pagani_mpi.h"
 #include "mpi/mpi_layer.h"
 
-/* The end of a collective public call (pagani_collective_end): the code
- * already agreed in a step of the call, else an agreement now. */
-static int call_end(pagani_context *ctx, int rc)
+/* Declared in mpi_layer.h: the code already agreed in a step of the
+ * call, else an agreement now. */
+int mpi_call_end(pagani_context *ctx, int rc)
 {
     mpi_layer *L = mpi_layer_of(ctx);
 
@@ -21,13 +21,13 @@ static int call_end(pagani_context *ctx, int rc)
     return mpi_agree(ctx, L, rc, MPI_STEP_CALL_END);
 }
 
-/* Frees the layer (after the backend is closed). */
-static void layer_close(void *state)
+void mpi_layer_close(void *state)
 {
     mpi_layer *L = state;
     int finalized = 0;
 
     if (!L) return;
+    mpi_cubature_free(L);
     MPI_Finalized(&finalized);
     if (!finalized && L->comm != MPI_COMM_NULL) MPI_Comm_free(&L->comm);
     free(L);
@@ -55,26 +55,6 @@ static int open_comm(mpi_layer *L, MPI_Comm comm, int *node_rank)
     return rc;
 }
 
-/* Makes the layer's table: the backend's, with QMC and Vegas
- * distributed. */
-static void install(pagani_context *ctx, mpi_layer *L)
-{
-    pagani_layer layer = {L, call_end, mpi_run_batch, layer_close};
-
-    L->ops = *ctx->backend;
-    L->inner_qmc = ctx->backend->qmc;
-    if (L->inner_qmc) {
-        L->qmc = pagani_mpi_qmc_ops;
-        L->ops.qmc = &L->qmc;
-    }
-    L->inner_vegas = ctx->backend->vegas;
-    if (L->inner_vegas) {
-        L->vegas = pagani_mpi_vegas_ops;
-        L->ops.vegas = &L->vegas;
-    }
-    pagani_context_add_layer(ctx, &L->ops, &layer);
-}
-
 /* Whether every rank opened the same backend (AUTO may differ). */
 static int same_backend(pagani_context *ctx, mpi_layer *L)
 {
@@ -100,20 +80,22 @@ int pagani_mpi_context_create(pagani_context **out, pagani_backend backend,
     if (MPI_Initialized(&initialized) != MPI_SUCCESS || !initialized)
         return PAGANI_ERR_OPTION;
     if (!(L = calloc(1, sizeof *L))) return PAGANI_ERR_NO_MEMORY;
+    L->imbalance = 1.0;
     if ((mpi_rc = open_comm(L, comm, &node_rank)) != MPI_SUCCESS) {
-        layer_close(L);
+        mpi_layer_close(L);
         return mpi_check(NULL, mpi_rc, "MPI_Comm_dup");
     }
     rc = pagani_context_create_ranked(out, backend, node_rank);
     if (*out && rc == PAGANI_OK) {
-        install(*out, L);
+        mpi_install(*out, L);
     } else if (*out) { /* the layer only, to agree and to be freed */
-        pagani_layer layer = {L, call_end, mpi_run_batch, layer_close};
+        pagani_layer layer = {L, mpi_call_end, mpi_run_batch,
+                              mpi_layer_close};
         pagani_context_add_layer(*out, (*out)->backend, &layer);
     }
     rc = mpi_agree(*out, L, rc, MPI_STEP_CALL_END);
     if (!*out) { /* no context to hold the layer */
-        layer_close(L);
+        mpi_layer_close(L);
         return rc;
     }
     return rc == PAGANI_OK ? same_backend(*out, L) : rc;
@@ -121,6 +103,12 @@ int pagani_mpi_context_create(pagani_context **out, pagani_backend backend,
 
 double pagani_mpi_seconds(const pagani_context *ctx)
 {
-    if (!ctx || ctx->layer.collective_end != call_end) return 0.0;
+    if (!ctx || ctx->layer.collective_end != mpi_call_end) return 0.0;
     return mpi_layer_of(ctx)->mpi_seconds;
+}
+
+double pagani_mpi_imbalance(const pagani_context *ctx)
+{
+    if (!ctx || ctx->layer.collective_end != mpi_call_end) return 1.0;
+    return mpi_layer_of(ctx)->imbalance;
 }

@@ -6,8 +6,9 @@
  *
  * The layer is a decorator of the backend interface (backend.h): its table
  * is a copy of the backend's with the operations it distributes replaced
- * (QMC's and Vegas's); the drivers in src/cubature, src/vegas and src/qmc
- * call it as any backend and know nothing of MPI.
+ * (cubature's, QMC's and Vegas's) and its own state in the backend's
+ * place; the drivers in src/cubature, src/vegas and src/qmc call it as any
+ * backend and know nothing of MPI.
  */
 #ifndef PAGANI_MPI_LAYER_H
 #define PAGANI_MPI_LAYER_H
@@ -26,7 +27,11 @@ enum mpi_step {
     MPI_STEP_QMC_SUMS,
     MPI_STEP_BATCH,          /* a batch spread over the ranks */
     MPI_STEP_VEGAS_SETUP,
-    MPI_STEP_VEGAS_SAMPLE
+    MPI_STEP_VEGAS_SAMPLE,
+    MPI_STEP_CUB_CLASSIFY,
+    MPI_STEP_CUB_THRESHOLD,
+    MPI_STEP_CUB_SPLIT,
+    MPI_STEP_CUB_POINT
 };
 
 typedef struct mpi_layer {
@@ -37,11 +42,20 @@ typedef struct mpi_layer {
     double mpi_seconds;  /* wall time spent in the layer's collectives */
     int local;           /* 1 while each rank runs its own share of a
                             batch: the operations do not communicate */
-    backend_ops ops;     /* the context's table: the backend's, with ... */
-    qmc_ops qmc;         /* ... QMC's and Vegas's operations replaced */
-    vegas_ops vegas;     /* by these, */
-    const qmc_ops *inner_qmc;     /* which call the backend's */
+    backend_ops ops;     /* the context's table, called with the layer as
+                            its state: the backend's, with ... */
+    cubature_ops cubature; /* ... the methods' operations replaced by */
+    qmc_ops qmc;           /* these, */
+    vegas_ops vegas;
+    const backend_ops *inner;     /* which call the backend's, with its */
+    void *inner_state;            /* state */
+    const cubature_ops *inner_cubature;
+    const qmc_ops *inner_qmc;
     const vegas_ops *inner_vegas;
+    struct mpi_cubature *cubature_run; /* the cubature run (mpi_cubature.c) */
+    double imbalance;    /* cubature: the largest ratio, in the last
+                            integration, of a rank's active regions to
+                            the mean over the ranks */
 } mpi_layer;
 
 /* The layer of the context an operation runs for. */
@@ -80,6 +94,24 @@ int mpi_check(pagani_context *ctx, int mpi_rc, const char *what);
 int mpi_run_batch(pagani_context *ctx, pagani_integrand *f,
                   const struct pagani_batch *batch, const pagani_options *opt,
                   pagani_result *results);
+
+/* Makes the layer's table over ctx's backend and installs it
+ * (mpi_backend.c). */
+void mpi_install(pagani_context *ctx, mpi_layer *layer);
+
+/* Frees the layer (after the backend is closed; mpi_context.c). */
+void mpi_layer_close(void *layer);
+
+/* The end of a collective public call (pagani_collective_end;
+ * mpi_context.c). */
+int mpi_call_end(pagani_context *ctx, int rc);
+
+/* The cubature operations that spread the region list over the ranks
+ * (mpi_cubature.c); they call layer->inner_cubature. */
+extern const cubature_ops pagani_mpi_cubature_ops;
+
+/* Frees the cubature run's buffers (mpi_cubature.c). */
+void mpi_cubature_free(mpi_layer *layer);
 
 /* The QMC operations that distribute a block of indices over the ranks
  * (mpi_qmc.c); they call layer->inner_qmc. */

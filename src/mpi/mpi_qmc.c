@@ -39,11 +39,10 @@ static void mpi_qmc_release(void *state)
 
 /* The backend's setup on every rank, agreed (a kernel that compiles on
  * one rank only fails on all); alone for a rank's share of a batch. */
-static int mpi_qmc_setup(void *backend_state, const qmc_job *job,
-                         void **state)
+static int mpi_qmc_setup(void *layer, const qmc_job *job, void **state)
 {
     pagani_context *ctx = job->integrand->ctx;
-    mpi_layer *L = mpi_layer_of(ctx);
+    mpi_layer *L = layer;
     mpi_qmc *s = calloc(1, sizeof *s);
     int rc;
 
@@ -56,7 +55,7 @@ static int mpi_qmc_setup(void *backend_state, const qmc_job *job,
         s->local = L->local;
         s->gathered = malloc((size_t)L->size * (size_t)job->integrals *
                              sizeof *s->gathered);
-        rc = s->gathered ? L->inner_qmc->setup(backend_state, job, &s->inner)
+        rc = s->gathered ? L->inner_qmc->setup(L->inner_state, job, &s->inner)
                          : pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                                        "QMC over MPI: fault reports");
     }

@@ -62,11 +62,10 @@ static int alloc_buffers(mpi_vegas *s, size_t K, size_t size)
 }
 
 /* The backend's setup on every rank, agreed. */
-static int mpi_vegas_setup(void *backend_state, const vegas_job *job,
-                           void **state)
+static int mpi_vegas_setup(void *layer, const vegas_job *job, void **state)
 {
     pagani_context *ctx = job->integrand->ctx;
-    mpi_layer *L = mpi_layer_of(ctx);
+    mpi_layer *L = layer;
     mpi_vegas *s = calloc(1, sizeof *s);
     int rc = PAGANI_OK;
 
@@ -85,7 +84,7 @@ static int mpi_vegas_setup(void *backend_state, const vegas_job *job,
             rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas over MPI: "
                              "the buffers of %d integrals", job->integrals);
         if (rc == PAGANI_OK)
-            rc = s->inner_ops->setup(backend_state, job, &s->inner);
+            rc = s->inner_ops->setup(L->inner_state, job, &s->inner);
     }
     if (!L->local) rc = mpi_agree(ctx, L, rc, MPI_STEP_VEGAS_SETUP);
     if (rc != PAGANI_OK) {
