@@ -25,7 +25,8 @@
  *                        prints value and error as hex floats
  *
  * The backend is the CPU, or $PAGANI_TEST_BACKEND (cpu or cuda). Exit
- * status 0 when the run did what it should, 1 otherwise.
+ * status 0 when the run did what it should, 77 when the backend cannot
+ * run here (no usable GPU), 1 otherwise.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,6 +317,8 @@ int main(int argc, char **argv)
         if (rank == 0)
             printf("context: %s: %s\n", pagani_strerror(rc),
                    pagani_context_message(ctx));
+        /* no usable GPU: the script reports the checks skipped */
+        if (rc == PAGANI_ERR_BACKEND_UNAVAILABLE) ok = -1;
     } else if (argc == 2 && !strcmp(argv[1], "results")) {
         ok = results(ctx);
     } else if (argc == 4 && !strcmp(argv[1], "fail")) {
@@ -328,5 +331,5 @@ int main(int argc, char **argv)
     }
     pagani_context_destroy(ctx);
     MPI_Finalize();
-    return !ok;
+    return ok < 0 ? 77 : !ok;
 }

@@ -57,7 +57,12 @@ others=${counts#"$first"}
 
 tap_show="$tmp/out.$first $tmp/err.$first"
 run "$first" results
-ok $? "results on $first ranks: codes OK"
+status=$?
+if [ $status -eq 77 ]; then
+    echo "1..0 # SKIP $(head -n 1 "$tmp/out.$first")"
+    exit 0
+fi
+ok $status "results on $first ranks: codes OK"
 grep -q FAR "$tmp/out.$first"
 [ $? -ne 0 ] && [ "$(grep -c 'truth ok' "$tmp/out.$first")" -eq 30 ]
 ok $? "results on $first ranks: every true error within epsrel"
