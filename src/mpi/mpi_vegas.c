@@ -166,7 +166,8 @@ static void unpack_bins(const long long *d, size_t cells, double scale,
 }
 
 /* Every member's first fault over the ranks (the parts are in cube order:
- * the lowest rank that met one has it). */
+ * the lowest rank that met one has it), gathered 64 members at a time
+ * (what this rank sends is on the stack). */
 static int first_faults(mpi_vegas *s, int n, vegas_sums *sums)
 {
     mpi_layer *L = s->layer;
