@@ -403,6 +403,41 @@ module pagani
             integer(c_int) :: rc
         end function
 
+        ! ---- QMC in parts ----
+        ! A record is an integer(c_long_long) array of 8 + 69 * shifts
+        ! words (PAGANI_QMC_PART_WORDS in pagani.h); records is an array
+        ! of c_loc(record) pointers.
+        function pagani_qmc_part(ctx, f, lower, upper, options, points, &
+                part, parts, record) result(rc) &
+                bind(c, name='pagani_qmc_part')
+            import :: c_double, c_int, c_long_long, c_ptr, pagani_options
+            type(c_ptr), value :: ctx
+            type(c_ptr), value :: f
+            real(c_double), intent(in) :: lower(*)
+            real(c_double), intent(in) :: upper(*)
+            type(pagani_options), intent(in) :: options
+            integer(c_long_long), value :: points
+            integer(c_int), value :: part
+            integer(c_int), value :: parts
+            integer(c_long_long), intent(out) :: record(*)
+            integer(c_int) :: rc
+        end function
+
+        function pagani_qmc_combine_parts(ctx, f, lower, upper, options, &
+                count, records, result) result(rc) &
+                bind(c, name='pagani_qmc_combine_parts')
+            import :: c_double, c_int, c_ptr, pagani_options, pagani_result
+            type(c_ptr), value :: ctx
+            type(c_ptr), value :: f
+            real(c_double), intent(in) :: lower(*)
+            real(c_double), intent(in) :: upper(*)
+            type(pagani_options), intent(in) :: options
+            integer(c_int), value :: count
+            type(c_ptr), intent(in) :: records(*)
+            type(pagani_result), intent(out) :: result
+            integer(c_int) :: rc
+        end function
+
         ! ---- names (C strings: read them with pagani_string) ----
         function pagani_strerror(code) result(name) &
                 bind(c, name='pagani_strerror')

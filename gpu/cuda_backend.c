@@ -13,14 +13,15 @@
 #include "qmc_backend.h"
 #include "vegas_backend.h"
 
-/* The device: $PAGANI_CUDA_DEVICE when set, else 0. */
+/* The device: $PAGANI_CUDA_DEVICE when set, else on an MPI rank the
+ * node-local rank modulo the count, else 0. */
 static int pick_device(pagani_context *ctx, int count, int *device)
 {
     const char *env = getenv("PAGANI_CUDA_DEVICE");
     char *end;
     long d;
 
-    *device = 0;
+    *device = ctx->node_rank >= 0 && count > 0 ? ctx->node_rank % count : 0;
     if (!env || !*env) return PAGANI_OK;
     d = strtol(env, &end, 10);
     if (*end || d < 0 || d >= count)

@@ -481,6 +481,64 @@ int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
                                   const pagani_options *options,
                                   pagani_result *results, double *values,
                                   double *errors);
+/* ---- QMC in parts ---------------------------------------------------- */
+
+/*
+ * A PAGANI_QMC integral of N points per shift can be cut into parts run as
+ * separate jobs (other processes, machines, days) and combined afterwards:
+ * Hofbauer, Uhl and Zinterhof's GRID scheme. The parts cut the sequence
+ * indices 1..N into P contiguous blocks, in order, of N / P or N / P + 1
+ * indices (the first N mod P parts one more); part p sums its block for
+ * every random shift. Its sums are exact (integers), so the combination
+ * of all P parts, in any order, is bit for bit the result of
+ * pagani_integrate on
+ * one process with the same options whose run ends at N points per shift
+ * (N = qmc_initial_points * 2^(i - 1) after its i-th block), whatever P.
+ *
+ * A part's result is a record of PAGANI_QMC_PART_WORDS(shifts) 64-bit
+ * integers: PAGANI_QMC_PART_HEADER words that say what it is (a tag and
+ * version, the part, the parts, the shifts, N, n, the seed and the
+ * transform), then for each shift the PAGANI_QMC_SUM_WORDS words of its
+ * exact sum. It is plain data: store it as the caller likes (fwrite, a
+ * database); it reads back on a machine of the same byte order.
+ */
+#define PAGANI_QMC_PART_HEADER 8
+#define PAGANI_QMC_SUM_WORDS 69
+#define PAGANI_QMC_PART_WORDS(shifts) \
+    (PAGANI_QMC_PART_HEADER + (size_t)(shifts) * PAGANI_QMC_SUM_WORDS)
+
+/* Sums part `part` (0 <= part < parts) of the QMC integral of f over
+ * [lower, upper] with `points` (N >= 1) points per shift into `record`,
+ * PAGANI_QMC_PART_WORDS(shifts) long longs, shifts being options'
+ * qmc_shifts (0: 16). options may be NULL (the defaults); its method is
+ * ignored; qmc_shifts, qmc_transform and seed fix the points. Returns
+ * PAGANI_OK, or an error as pagani_integrate's (PAGANI_ERR_NONFINITE
+ * names the point where f was NaN or infinite); PAGANI_ERR_OPTION when
+ * part, parts or points are out of range (N below 2^62);
+ * PAGANI_ERR_COMPONENTS for a vector integrand (a record holds one
+ * component's sums). On a context of
+ * pagani_mpi.h it is collective, its part spread over the ranks. */
+int pagani_qmc_part(pagani_context *ctx, pagani_integrand *f,
+                    const double *lower, const double *upper,
+                    const pagani_options *options, unsigned long long points,
+                    int part, int parts, long long *record);
+
+/* Combines `count` records of one integral (made by pagani_qmc_part with
+ * the same f, box, options and points) into *result: value and error from
+ * the exact sums of the points present, iterations 1, evaluations the
+ * points times the shifts, status PAGANI_CONVERGED when the tolerance of
+ * options is met, PAGANI_NO_SIGNAL when every sum is 0, else
+ * PAGANI_MAX_ITERATIONS with every part present or PAGANI_MAX_EVALUATIONS
+ * with some missing (then the estimate is the paper's weighting of the
+ * parts present: each shift's mean over the points present).
+ * PAGANI_ERR_OPTION when a record is not a part of this integral (tag,
+ * shifts, points, dimension, seed or transform differ from the options')
+ * or a part comes twice. Needs no backend: the context holds the message. */
+int pagani_qmc_combine_parts(pagani_context *ctx, pagani_integrand *f,
+                             const double *lower, const double *upper,
+                             const pagani_options *options, int count,
+                             const long long *const *records,
+                             pagani_result *result);
 
 /* ---- names ---------------------------------------------------------- */
 

@@ -54,6 +54,12 @@ static int threads_from_environment(pagani_context *ctx)
 
 int pagani_context_create(pagani_context **out, pagani_backend backend)
 {
+    return pagani_context_create_ranked(out, backend, -1);
+}
+
+int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
+                                 int node_rank)
+{
     pagani_context *ctx;
     int rc;
 
@@ -64,6 +70,7 @@ int pagani_context_create(pagani_context **out, pagani_backend backend)
         return PAGANI_ERR_OPTION;
     ctx = calloc(1, sizeof *ctx);
     if (!ctx) return PAGANI_ERR_NO_MEMORY;
+    ctx->node_rank = node_rank;
     *out = ctx;
     /* as when CUDA cannot run: the context exists to hold the message */
     if ((rc = threads_from_environment(ctx)) != PAGANI_OK) return rc;
@@ -86,10 +93,27 @@ int pagani_context_create(pagani_context **out, pagani_backend backend)
     return rc;
 }
 
+void pagani_context_add_layer(pagani_context *ctx, const backend_ops *ops,
+                              const pagani_layer *layer)
+{
+    if (ops) {
+        ctx->backend = ops;
+        ctx->backend_state = layer->state;
+    }
+    ctx->layer = *layer;
+}
+
+int pagani_collective_end(pagani_context *ctx, int rc)
+{
+    return ctx && ctx->layer.collective_end ? ctx->layer.collective_end(ctx, rc)
+                                            : rc;
+}
+
 void pagani_context_destroy(pagani_context *ctx)
 {
     if (!ctx) return;
     if (ctx->backend) ctx->backend->close(ctx->backend_state);
+    if (ctx->layer.close) ctx->layer.close(ctx->layer.state);
     free(ctx->message);
     free(ctx);
 }
@@ -184,11 +208,11 @@ static int check_norm(pagani_context *ctx, const pagani_integrand *f,
     return PAGANI_OK;
 }
 
-/* Each axis finite with lower < upper and a width upper - lower that is a
- * double; the volume, the product of the widths, finite and not 0: every
- * method scales by the widths and the volume, and an overflow there would
- * surface as NaN blamed on the integrand. */
-static int check_bounds(pagani_context *ctx, int n, const double *lower,
+/* Declared in internal.h. Each axis finite with lower < upper and a width
+ * upper - lower that is a double; the volume, the product of the widths,
+ * finite and not 0: every method scales by the widths and the volume, and
+ * an overflow there would surface as NaN blamed on the integrand. */
+int pagani_check_bounds(pagani_context *ctx, int n, const double *lower,
                         const double *upper)
 {
     double volume = 1.0;
@@ -224,8 +248,22 @@ static pagani_method choose_method(int n)
 
 /* ---- integration ----------------------------------------------------- */
 
-/* Runs the batch on the method the options choose; fills the results'
- * method, backend and time. */
+int pagani_run_method(pagani_context *ctx, pagani_integrand *f,
+                      const pagani_batch *batch, const pagani_options *opt,
+                      pagani_result *results)
+{
+    switch (opt->method) {
+    case PAGANI_CUBATURE:
+        return pagani_cubature_integrate(ctx, f, batch, opt, results);
+    case PAGANI_VEGAS:
+        return pagani_vegas_integrate(ctx, f, batch, opt, results);
+    default:
+        return pagani_qmc_integrate(ctx, f, batch, opt, results);
+    }
+}
+
+/* Runs the batch on the method the options choose (through the context's
+ * layer, if any); fills the results' method, backend and time. */
 static int run_batch(pagani_context *ctx, pagani_integrand *f,
                      const pagani_batch *batch, const pagani_options *options,
                      pagani_result *results)
@@ -237,8 +275,8 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
     if ((rc = check_options(ctx, &opt)) != PAGANI_OK) return rc;
     if ((rc = check_norm(ctx, f, &opt)) != PAGANI_OK) return rc;
     for (int k = 0; k < batch->count; k++) {
-        rc = check_bounds(ctx, f->n, pagani_batch_lower(batch, k),
-                          pagani_batch_upper(batch, k));
+        rc = pagani_check_bounds(ctx, f->n, pagani_batch_lower(batch, k),
+                                 pagani_batch_upper(batch, k));
         if (rc != PAGANI_OK) {
             if (batch->count > 1)
                 pagani_fail(ctx, rc, "integral %d: %s", k, pagani_context_message(ctx));
@@ -253,17 +291,9 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
 
     memset(results, 0, (size_t)batch->count * sizeof *results);
     start = pagani_now();
-    switch (opt.method) {
-    case PAGANI_CUBATURE:
-        rc = pagani_cubature_integrate(ctx, f, batch, &opt, results);
-        break;
-    case PAGANI_VEGAS:
-        rc = pagani_vegas_integrate(ctx, f, batch, &opt, results);
-        break;
-    default:
-        rc = pagani_qmc_integrate(ctx, f, batch, &opt, results);
-        break;
-    }
+    rc = ctx->layer.run_batch
+             ? ctx->layer.run_batch(ctx, f, batch, &opt, results)
+             : pagani_run_method(ctx, f, batch, &opt, results);
     seconds = pagani_now() - start;
     for (int k = 0; k < batch->count; k++) {
         results[k].method = opt.method;
@@ -304,7 +334,7 @@ static int check_call(pagani_context *ctx, const char *entry, pagani_integrand *
 }
 
 /* pagani_integrate and pagani_integrate_vector (vector 0: the former,
- * values and errors NULL). */
+ * values and errors NULL), up to the agreement of the ranks. */
 static int integrate_one(pagani_context *ctx, const char *entry,
                          pagani_integrand *f, const double *lower,
                          const double *upper, const pagani_options *options,
@@ -314,8 +344,6 @@ static int integrate_one(pagani_context *ctx, const char *entry,
     pagani_batch one;
     int rc;
 
-    if (!ctx) return PAGANI_ERR_NULL_POINTER;
-    pagani_clear_message(ctx);
     rc = check_call(ctx, entry, f, lower, upper, result, vector, values, errors);
     if (rc != PAGANI_OK) return rc;
     if ((rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK) return rc;
@@ -334,8 +362,11 @@ int pagani_integrate(pagani_context *ctx, pagani_integrand *f,
                      const double *lower, const double *upper,
                      const pagani_options *options, pagani_result *result)
 {
-    return integrate_one(ctx, "pagani_integrate", f, lower, upper, options,
-                         result, 0, NULL, NULL);
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    return pagani_collective_end(
+        ctx, integrate_one(ctx, "pagani_integrate", f, lower, upper, options,
+                           result, 0, NULL, NULL));
 }
 
 int pagani_integrate_vector(pagani_context *ctx, pagani_integrand *f,
@@ -344,12 +375,15 @@ int pagani_integrate_vector(pagani_context *ctx, pagani_integrand *f,
                             pagani_result *result, double *values,
                             double *errors)
 {
-    return integrate_one(ctx, "pagani_integrate_vector", f, lower, upper,
-                         options, result, 1, values, errors);
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    return pagani_collective_end(
+        ctx, integrate_one(ctx, "pagani_integrate_vector", f, lower, upper,
+                           options, result, 1, values, errors));
 }
 
 /* pagani_integrate_batch and pagani_integrate_batch_vector (vector 0: the
- * former, values and errors NULL). */
+ * former, values and errors NULL), up to the agreement of the ranks. */
 static int integrate_batch(pagani_context *ctx, const char *entry,
                            pagani_integrand *f, int count, const void *params,
                            size_t params_size, const double *lower,
@@ -362,8 +396,6 @@ static int integrate_batch(pagani_context *ctx, const char *entry,
     void *padded = NULL;
     int rc;
 
-    if (!ctx) return PAGANI_ERR_NULL_POINTER;
-    pagani_clear_message(ctx);
     rc = check_call(ctx, entry, f, lower, upper, results, vector, values, errors);
     if (rc != PAGANI_OK) return rc;
     if (count < 1)
@@ -411,9 +443,12 @@ int pagani_integrate_batch(pagani_context *ctx, pagani_integrand *f, int count,
                            size_t box_stride, const pagani_options *options,
                            pagani_result *results)
 {
-    return integrate_batch(ctx, "pagani_integrate_batch", f, count, params,
-                           params_size, lower, upper, box_stride, options,
-                           results, 0, NULL, NULL);
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    return pagani_collective_end(
+        ctx, integrate_batch(ctx, "pagani_integrate_batch", f, count, params,
+                             params_size, lower, upper, box_stride, options,
+                             results, 0, NULL, NULL));
 }
 
 int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
@@ -424,7 +459,10 @@ int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
                                   pagani_result *results, double *values,
                                   double *errors)
 {
-    return integrate_batch(ctx, "pagani_integrate_batch_vector", f, count,
-                           params, params_size, lower, upper, box_stride,
-                           options, results, 1, values, errors);
+    if (!ctx) return PAGANI_ERR_NULL_POINTER;
+    pagani_clear_message(ctx);
+    return pagani_collective_end(
+        ctx, integrate_batch(ctx, "pagani_integrate_batch_vector", f, count,
+                             params, params_size, lower, upper, box_stride,
+                             options, results, 1, values, errors));
 }

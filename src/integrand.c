@@ -201,9 +201,10 @@ static int host_only(pagani_context *ctx, const char *kind)
                        kind, *kind ? "VECTOR_" : "");
 }
 
-int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
-                                   int n, pagani_function function,
-                                   const void *params, size_t params_size)
+/* pagani_integrand_from_function, up to the agreement of the ranks. */
+static int from_function(pagani_context *ctx, pagani_integrand **f, int n,
+                         pagani_function function, const void *params,
+                         size_t params_size)
 {
     pagani_integrand *g;
     int rc = validate(ctx, f, n, 1, function != NULL, "function", params,
@@ -216,12 +217,12 @@ int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
     return finish(PAGANI_OK, g, f);
 }
 
-int pagani_integrand_from_vector_function(pagani_context *ctx,
-                                          pagani_integrand **f, int n,
-                                          int ncomp,
-                                          pagani_vector_function function,
-                                          const void *params,
-                                          size_t params_size)
+/* pagani_integrand_from_vector_function, up to the agreement of the
+ * ranks. */
+static int from_vector_function(pagani_context *ctx, pagani_integrand **f,
+                                int n, int ncomp,
+                                pagani_vector_function function,
+                                const void *params, size_t params_size)
 {
     pagani_integrand *g;
     int rc = validate(ctx, f, n, ncomp, function != NULL, "function", params,
@@ -234,7 +235,8 @@ int pagani_integrand_from_vector_function(pagani_context *ctx,
     return finish(PAGANI_OK, g, f);
 }
 
-/* Both source constructors; vector_ncomp: 0 for the scalar form. */
+/* Both source constructors, up to the agreement of the ranks;
+ * vector_ncomp: 0 for the scalar form. */
 static int from_source(pagani_context *ctx, pagani_integrand **f, int n,
                        int vector_ncomp, const char *source,
                        const void *params, size_t params_size)
@@ -249,22 +251,6 @@ static int from_source(pagani_context *ctx, pagani_integrand **f, int n,
     rc = pagani_params_check(ctx, g, g->params_size);
     if (rc == PAGANI_OK && ctx->kind == PAGANI_BACKEND_CPU) rc = compile_host(g);
     return finish(rc, g, f);
-}
-
-int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
-                                 int n, const char *source,
-                                 const void *params, size_t params_size)
-{
-    return from_source(ctx, f, n, 0, source, params, params_size);
-}
-
-int pagani_integrand_from_vector_source(pagani_context *ctx,
-                                        pagani_integrand **f, int n, int ncomp,
-                                        const char *source, const void *params,
-                                        size_t params_size)
-{
-    if (ncomp < 1) ncomp = -1; /* validate's message, not the scalar form */
-    return from_source(ctx, f, n, ncomp, source, params, params_size);
 }
 
 /* Both definition constructors: the source and host function of a
@@ -283,8 +269,9 @@ static int from_definition(pagani_context *ctx, int n, int vector_ncomp,
     return make(ctx, n, vector_ncomp, source, NULL, 0, made);
 }
 
-int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
-                            const pagani_integrand_def *def)
+/* pagani_integrand_create, up to the agreement of the ranks. */
+static int create(pagani_context *ctx, pagani_integrand **f, int n,
+                  const pagani_integrand_def *def)
 {
     pagani_integrand *g;
     int rc = validate(ctx, f, n, 1, def != NULL, "def", NULL, 0);
@@ -299,8 +286,9 @@ int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
     return finish(rc, g, f);
 }
 
-int pagani_integrand_create_vector(pagani_context *ctx, pagani_integrand **f,
-                                   int n, const pagani_vector_integrand_def *def)
+/* pagani_integrand_create_vector, up to the agreement of the ranks. */
+static int create_vector(pagani_context *ctx, pagani_integrand **f, int n,
+                         const pagani_vector_integrand_def *def)
 {
     pagani_integrand *g;
     int rc = validate(ctx, f, n, def ? def->ncomp : 1, def != NULL, "def",
@@ -313,6 +301,19 @@ int pagani_integrand_create_vector(pagani_context *ctx, pagani_integrand **f,
     if (ctx->kind == PAGANI_BACKEND_CPU && !g->vector_function)
         rc = compile_host(g);
     return finish(rc, g, f);
+}
+
+/* The code every rank of an MPI context agrees on (pagani_collective_end)
+ * for a constructor that returned rc; the integrand this rank made is
+ * destroyed when another rank failed. */
+static int agreed(pagani_context *ctx, int rc, pagani_integrand **f)
+{
+    int all = pagani_collective_end(ctx, rc);
+    if (rc == PAGANI_OK && all != PAGANI_OK) {
+        pagani_integrand_destroy(*f);
+        *f = NULL;
+    }
+    return all;
 }
 
 int pagani_integrand_components(const pagani_integrand *f)
@@ -342,4 +343,55 @@ void pagani_integrand_destroy(pagani_integrand *f)
     free(f->source);
     free(f->params);
     free(f);
+}
+
+int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
+                                   int n, pagani_function function,
+                                   const void *params, size_t params_size)
+{
+    int rc = from_function(ctx, f, n, function, params, params_size);
+    return agreed(ctx, rc, f);
+}
+
+int pagani_integrand_from_vector_function(pagani_context *ctx,
+                                          pagani_integrand **f, int n,
+                                          int ncomp,
+                                          pagani_vector_function function,
+                                          const void *params,
+                                          size_t params_size)
+{
+    int rc = from_vector_function(ctx, f, n, ncomp, function, params,
+                                  params_size);
+    return agreed(ctx, rc, f);
+}
+
+int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
+                                 int n, const char *source,
+                                 const void *params, size_t params_size)
+{
+    int rc = from_source(ctx, f, n, 0, source, params, params_size);
+    return agreed(ctx, rc, f);
+}
+
+int pagani_integrand_from_vector_source(pagani_context *ctx,
+                                        pagani_integrand **f, int n, int ncomp,
+                                        const char *source, const void *params,
+                                        size_t params_size)
+{
+    /* ncomp < 1 is validate's message, not the scalar form */
+    int rc = from_source(ctx, f, n, ncomp < 1 ? -1 : ncomp, source, params,
+                         params_size);
+    return agreed(ctx, rc, f);
+}
+
+int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
+                            const pagani_integrand_def *def)
+{
+    return agreed(ctx, create(ctx, f, n, def), f);
+}
+
+int pagani_integrand_create_vector(pagani_context *ctx, pagani_integrand **f,
+                                   int n, const pagani_vector_integrand_def *def)
+{
+    return agreed(ctx, create_vector(ctx, f, n, def), f);
 }

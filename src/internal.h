@@ -14,6 +14,24 @@
 #include "pagani.h"
 #include "backend.h"
 
+struct pagani_batch; /* methods.h */
+
+/* A layer over a context's backend: the MPI layer (src/mpi) on a context
+ * made on a communicator. */
+typedef struct pagani_layer {
+    void *state;
+    /* The end of every collective public call: see pagani_collective_end. */
+    int (*collective_end)(pagani_context *ctx, int rc);
+    /* Runs a checked batch in place of pagani_run_method (methods.h), which
+     * it may call for parts of it (the MPI layer spreads a batch's
+     * integrals over the ranks); NULL: pagani_run_method. */
+    int (*run_batch)(pagani_context *ctx, pagani_integrand *f,
+                     const struct pagani_batch *batch,
+                     const pagani_options *opt, pagani_result *results);
+    /* Frees state, after the backend is closed. */
+    void (*close)(void *state);
+} pagani_layer;
+
 struct pagani_context {
     pagani_backend kind;          /* never AUTO once created */
     const backend_ops *backend;   /* NULL when the backend could not open */
@@ -21,6 +39,10 @@ struct pagani_context {
     int threads;                  /* 0: OpenMP's default */
     size_t memory_budget;         /* 0: the backend's default */
     char *message;                /* details of the last failure */
+    int node_rank;                /* the MPI layer's node-local rank: the
+                                     CUDA backend takes the GPU node_rank
+                                     modulo the count; -1 outside MPI */
+    pagani_layer layer;           /* all zero: none */
 };
 
 struct pagani_integrand {
@@ -74,6 +96,11 @@ static inline void pagani_integrand_eval(const struct pagani_integrand *f,
 int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
                         size_t params_size);
 
+/* Checks a box (api.c): each axis finite with lower < upper, its width
+ * and the volume finite and not 0; else PAGANI_ERR_BOUNDS with the axis. */
+int pagani_check_bounds(pagani_context *ctx, int n, const double *lower,
+                        const double *upper);
+
 /* Bytes of a parameter block of params_size bytes padded to whole doubles
  * (as f->params and the blocks of a batch are). */
 size_t pagani_params_padded(size_t params_size);
@@ -88,6 +115,30 @@ int pagani_fail(pagani_context *ctx, int code, const char *fmt, ...)
 
 /* Clears the context's message. */
 void pagani_clear_message(pagani_context *ctx);
+
+/* ---- hooks of the MPI layer (src/mpi, libpagani_mpi) ---------------- */
+
+/* pagani_context_create for one rank of a communicator: the CUDA backend
+ * takes the GPU node_rank modulo the GPUs present (PAGANI_CUDA_DEVICE, when
+ * set, still wins). */
+int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
+                                 int node_rank);
+
+/* Puts a layer over ctx's backend (a decorator): `layer` is copied into
+ * ctx, and `ops`, a table the layer keeps for the context's life, becomes
+ * the backend's table with layer->state as the backend's state; the layer
+ * keeps the backend's table and state and calls them. With ops NULL (the
+ * backend did not open) only the layer is kept. */
+void pagani_context_add_layer(pagani_context *ctx, const backend_ops *ops,
+                              const pagani_layer *layer);
+
+/* Where a public call on ctx ends that is collective on an MPI context
+ * (integrand creation, pagani_integrate, pagani_integrate_batch, the QMC
+ * parts): returns rc on an ordinary context; on an MPI context the code
+ * every rank agrees on (the first failing rank's, with its message in
+ * ctx), so that a rank that failed alone does not leave the others
+ * waiting. */
+int pagani_collective_end(pagani_context *ctx, int rc);
 
 /* Monotonic wall clock in seconds. */
 double pagani_now(void);

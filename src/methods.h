@@ -49,6 +49,12 @@ static inline const double *pagani_batch_upper(const pagani_batch *b, int k)
     return b->upper + (size_t)k * b->box_stride;
 }
 
+/* Runs a checked batch on opt->method (not PAGANI_AUTO): the driver of
+ * that method, which fills the results (api.c). */
+int pagani_run_method(pagani_context *ctx, pagani_integrand *f,
+                      const pagani_batch *batch, const pagani_options *opt,
+                      pagani_result *results);
+
 int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
                               const pagani_batch *batch,
                               const pagani_options *opt, pagani_result *results);

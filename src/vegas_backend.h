@@ -58,11 +58,19 @@
  * Every sum is made in an order fixed by the job alone (not by threads,
  * devices or the other integrals of a pass), so a pass is bit-reproducible
  * and an integral's sums in a batch are those it has alone.
+ *
+ * Parts (vegas_pass.part, parts; backends with vegas_ops.parts): the MPI
+ * layer spreads a pass over its ranks, each sampling a part of the work
+ * cut at the backend's own partial sums (the CPU's chunks, the GPU's
+ * blocks), with the value and variance as exact sums of those and the
+ * bins as integers, so that the ranks' parts add up to the bits of the
+ * whole pass.
  */
 #ifndef PAGANI_VEGAS_BACKEND_H
 #define PAGANI_VEGAS_BACKEND_H
 
 #include "internal.h"
+#include "sampling/exact_sum.h"
 
 /* Most samples one accumulator (GPU block, CPU thread) adds between merges,
  * and the bound on an integer contribution: 2^16 of them, each below 2^48,
@@ -111,6 +119,18 @@ typedef struct vegas_pass {
                                     replaced between passes (by the
                                     progress callback) */
     size_t params_stride;
+    /* Spreading a pass over processes (the MPI layer), where the backend
+     * can (vegas_ops.parts); all zero otherwise. */
+    int part, parts;             /* sample only part `part` of `parts` of
+                                    the work (parts <= 1: all), cut where
+                                    the backend forms its partial sums */
+    pagani_xsum *exact;          /* not NULL: member i's value and variance
+                                    as exact sums in exact[2i], exact[2i +
+                                    1] (the parts' merge to the whole's) */
+    unsigned long long *totals;  /* not NULL, with accumulate: the members'
+                                    bin totals as 128-bit integers (low and
+                                    high word per cell, laid out as bins),
+                                    in place of bins */
 } vegas_pass;
 
 /* What a pass returns for one member. */
@@ -160,7 +180,18 @@ typedef struct vegas_ops {
                     const double *beta_sums, long long target,
                     long long *totals);
     void (*release)(void *vegas_state);
+    /* Whether sample takes a pass's part, parts, exact and totals. */
+    int parts;
 } vegas_ops;
+
+/* A bin's value from its 128-bit integer total (low and high words) and
+ * the pass's bin scale, as every backend forms it. */
+static inline double pagani_vegas_bin_value(unsigned long long lo,
+                                            unsigned long long hi,
+                                            double scale)
+{
+    return ((double)hi * 18446744073709551616.0 + (double)lo) / scale;
+}
 
 extern const vegas_ops pagani_cpu_vegas_ops;
 /* In gpu/vegas/cuda_vegas.c when built with CUDA. */

@@ -18,3 +18,10 @@ TESTS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc \
 noinst_PROGRAMS += tests/bench_qmc
 tests_bench_qmc_SOURCES = tests/bench_qmc.c tests/qmc_suite.h tests/suite.h
 tests_bench_qmc_LDADD = $(TEST_LIBS)
+
+# The public QMC split: parts as separate processes, combined.
+check_PROGRAMS += tests/test_qmc_parts
+tests_test_qmc_parts_SOURCES = tests/test_qmc_parts.c tests/qmc_suite.h
+tests_test_qmc_parts_LDADD = $(TEST_LIBS)
+TESTS += tests/test_qmc_parts.sh
+EXTRA_DIST += tests/test_qmc_parts.sh

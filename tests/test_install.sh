@@ -44,6 +44,9 @@ modext=$(sed -n 's/^FC_MODEXT = //p' Makefile)
 fortran_module=
 test -n "$modext" && fortran_module=$(find "$root" -name "pagani.$modext")
 fc=$(sed -n 's/^FC = //p' Makefile)
+# The MPI compiler and launcher, where the MPI layer was built.
+mpicc=$(sed -n 's/^MPICC = //p' Makefile)
+mpirun=$(sed -n 's/^MPIRUN = //p' Makefile)
 mkdir "$tmp/pc" &&
     sed -E "s#^(prefix|exec_prefix|libdir|includedir)=/#\1=$root/#" \
         "$pc" >"$tmp/pc/pagani.pc"
@@ -76,6 +79,29 @@ ok $? "gauss against the installed shared library: the analytic value"
 cc "$srcdir/examples/parameter_scan.c" $(pkg-config --cflags --libs pagani) \
     -o parameter_scan >"$log" 2>&1
 ok $? "parameter_scan.c links with the same line"
+
+# The MPI layer, where it was installed: mpi_qmc.c built with the README's
+# line, mpicc prog.c $(pkg-config --cflags --libs pagani-mpi), run on 2
+# ranks; rank 0 prints the exact value, 1, to 1e-6.
+if test -n "$(find "$root" -name pagani-mpi.pc)" && test -n "$mpicc"; then
+    sed -E "s#^(prefix|exec_prefix|libdir|includedir)=/#\1=$root/#" \
+        "$(dirname "$pc")/pagani-mpi.pc" >"$tmp/pc/pagani-mpi.pc" &&
+        "$mpicc" "$srcdir/examples/mpi_qmc.c" -o mpi_qmc \
+            $(pkg-config --cflags --libs pagani-mpi) >"$log" 2>&1
+    ok $? "mpi_qmc.c links with mpicc prog.c \$(pkg-config ... pagani-mpi)"
+    as_root=
+    [ "$(id -u)" -eq 0 ] && as_root=--allow-run-as-root
+    LD_LIBRARY_PATH=$libdir PAGANI_THREADS=1 timeout 120 "$mpirun" $as_root \
+        --oversubscribe -x LD_LIBRARY_PATH -x PAGANI_THREADS -np 2 \
+        ./mpi_qmc >"$log" 2>&1 &&
+        grep -q '(converged, ' "$log" &&
+        awk 'NR == 1 { d = $1 - $NF; if (d < 0) d = -d
+                       exit !(d <= 1e-6 * $NF) }' "$log"
+    ok $? "mpi_qmc on 2 ranks against the installed libraries: the exact value"
+else
+    tap_skip "no MPI layer installed (no mpicc, or --without-mpi)"
+    tap_skip "no MPI layer installed (no mpicc, or --without-mpi)"
+fi
 
 # Fortran: ex.f90, gauss.c's twin, with the same line and the Fortran
 # compiler configure found (gfortran in the README), where the module was

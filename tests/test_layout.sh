@@ -20,6 +20,7 @@ module() {
     src/internal.h|src/backend.h|src/vegas_backend.h|src/qmc_backend.h|\
     src/hostdevice.h|include/pagani.h|config.h) echo interface ;;
     src/methods.h) echo methods ;;
+    include/pagani_mpi.h) echo mpi ;;
     src/cli/*) echo cli ;;
     src/*/*) d=${1#src/}; echo "${d%%/*}" ;;
     src/*) echo api ;;
@@ -40,7 +41,8 @@ allowed() {
     sampling|rules) echo "interface" ;;
     interface) echo "sampling rules" ;;
     methods) echo "interface" ;;
-    cli) echo "interface" ;;
+    cli) echo "interface mpi" ;;
+    mpi) echo "interface methods" ;;
     *) echo "" ;;
     esac
 }

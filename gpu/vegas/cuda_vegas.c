@@ -32,6 +32,7 @@
  * long as one of 1e5). It depends on the job alone (not on the device), and
  * so do the sums.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/cuda_internal.h"
@@ -382,6 +383,27 @@ static void fill_args(const cuda_vegas *v, const vegas_pass *pass, int accumulat
     }
 }
 
+/* A pass's part (pass->parts > 1, uniform mode): the units of the whole
+ * blocks of the part's share of the blocks the whole pass would launch,
+ * into the argument block as the part's first piece and its units. A
+ * block then samples the units it samples in the whole pass, so its
+ * partial sums are the same. */
+static void part_of_pass(const vegas_pass *pass, pagani_vegas_args *a)
+{
+    const long long per_block = a->per_thread * VEGAS_THREADS;
+    const long long blocks = (a->units + per_block - 1) / per_block;
+    const long long parts = pass->parts, p = pass->part;
+    long long b0, b1, u0, u1;
+
+    if (pass->parts <= 1 || a->mapping != PAGANI_VEGAS_MAP_UNITS) return;
+    b0 = p * (blocks / parts) + (p < blocks % parts ? p : blocks % parts);
+    b1 = b0 + blocks / parts + (p < blocks % parts);
+    u0 = b0 * per_block;
+    u1 = b1 * per_block < a->units ? b1 * per_block : a->units;
+    a->first = u0 * a->stride;
+    a->units = u1 > u0 ? u1 - u0 : 0;
+}
+
 /* The member table of a pass (into table, count + 1 entries): each
  * member's integral, bin scale and blocks (those its pass alone would
  * launch). Returns the blocks in all. */
@@ -458,13 +480,95 @@ static void to_sums(const pagani_vegas_partial *p, long long key_stride,
     }
 }
 
+/* The exact form of components 1 .. ncomp - 1 of each member of a pass
+ * (pass->exact, 2 ncomp a member) for the MPI layer: the device merges
+ * them in double, so each rank's part is its double sum, added over the
+ * ranks exactly (the same on every rank, not the bits of one process). */
+static void exact_components(const cuda_vegas *v, const vegas_pass *pass,
+                             const double *components)
+{
+    const size_t C2 = 2 * (size_t)v->job.ncomp;
+    for (int i = 0; i < pass->count; i++)
+        for (size_t j = 2; j < C2; j++) {
+            pagani_xsum_zero(&pass->exact[C2 * i + j]);
+            pagani_xsum_add(&pass->exact[C2 * i + j], components[C2 * i + j]);
+        }
+}
+
+/* With pass->exact: each member's value and variance as exact sums of its
+ * blocks' partials (device memory, the blocks of table). */
+static int exact_sums(const cuda_vegas *v, const vegas_pass *pass,
+                      const pagani_vegas_member *table)
+{
+    pagani_context *ctx = v->st->ctx;
+    const long long blocks = table[pass->count].block_start;
+    pagani_vegas_partial *host = malloc(sizeof *host * (size_t)(blocks + 1));
+
+    if (!host)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas: %lld block "
+                           "partials", blocks);
+    if (blocks > 0) {
+        cudaError_t err = cudaMemcpy(host, v->partials,
+                                     sizeof *host * (size_t)blocks,
+                                     cudaMemcpyDeviceToHost);
+        if (err != cudaSuccess) {
+            free(host);
+            return pagani_fail(ctx, PAGANI_ERR_CUDA, "Vegas: copying the "
+                               "block partials: %s", cudaGetErrorString(err));
+        }
+    }
+    for (int i = 0; i < pass->count; i++) {
+        pagani_xsum *exact = pass->exact + 2 * (size_t)v->job.ncomp * i;
+        pagani_xsum_zero(&exact[0]);
+        pagani_xsum_zero(&exact[1]);
+        for (long long b = table[i].block_start; b < table[i + 1].block_start;
+             b++)
+            if (isfinite(host[b].value) && isfinite(host[b].variance)) {
+                pagani_xsum_add(&exact[0], host[b].value);
+                pagani_xsum_add(&exact[1], host[b].variance);
+            }
+    }
+    free(host);
+    return PAGANI_OK;
+}
+
+/* Integral k's 128-bit bin totals (host_bins) as they are, low and high
+ * word per cell, into totals. */
+static void totals_out(const cuda_vegas *v, int k, unsigned long long *totals)
+{
+    const unsigned long long *t = v->host_bins + 2 * (size_t)v->bin_cells * k;
+    unsigned long long *out = totals + 2 * (size_t)v->bin_cells * k;
+    for (int i = 0; i < v->bin_cells; i++) {
+        out[2 * i] = t[i];
+        out[2 * i + 1] = t[v->bin_cells + i];
+    }
+}
+
 /* Integral k's 128-bit bin totals (host_bins) as doubles / scale. */
 static void bins_out(const cuda_vegas *v, int k, double scale, double *bins)
 {
     const unsigned long long *t = v->host_bins + 2 * (size_t)v->bin_cells * k;
     for (int i = 0; i < v->bin_cells; i++)
-        bins[i] = ((double)t[v->bin_cells + i] * 18446744073709551616.0 + (double)t[i]) /
-                  scale;
+        bins[i] = pagani_vegas_bin_value(t[i], t[v->bin_cells + i], scale);
+}
+
+/* The sums of a part with no units: nothing sampled, bins 0. */
+static int empty_part(const cuda_vegas *v, const vegas_pass *pass,
+                      vegas_sums *sums)
+{
+    for (int i = 0; i < pass->count; i++) {
+        const size_t k = (size_t)pass->members[i];
+        memset(&sums[i], 0, sizeof sums[i]);
+        sums[i].fault_cube = sums[i].fault_sample = -1;
+        if (pass->exact) {
+            pagani_xsum_zero(&pass->exact[2 * i]);
+            pagani_xsum_zero(&pass->exact[2 * i + 1]);
+        }
+        if (pass->totals)
+            memset(pass->totals + 2 * (size_t)v->bin_cells * k, 0,
+                   16 * (size_t)v->bin_cells);
+    }
+    return PAGANI_OK;
 }
 
 /* vegas_ops.sample: one launch for the pass's members (vegas_kernel.cuh);
@@ -499,7 +603,10 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
     /* first: it may move v->params, which fill_args passes on */
     if ((rc = upload_params(v, pass)) != PAGANI_OK) return rc;
     fill_args(v, pass, accumulate, &a);
+    part_of_pass(pass, &a);
     blocks = fill_members(v, pass, &a, table);
+    if (blocks == 0) /* a part with nothing to sample */
+        return empty_part(v, pass, sums);
     if (blocks > 0x7fffffffLL)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "Vegas pass of %lld blocks is "
                            "beyond one launch", blocks);
@@ -526,7 +633,7 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
                                       2 * sizeof(double) * (size_t)v->job.ncomp *
                                           (size_t)pass->count,
                                       cudaMemcpyDeviceToHost, st->stream));
-    if (accumulate && bins)
+    if (accumulate && (bins || pass->totals))
         CUDA_TRY(ctx, cudaMemcpyAsync(v->host_bins + 2 * (size_t)v->bin_cells * first,
                                       v->bins + 2 * (size_t)v->bin_cells * first,
                                       8 * span, cudaMemcpyDeviceToHost, st->stream));
@@ -534,10 +641,14 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
     for (int i = 0; i < pass->count; i++) {
         const int k = pass->members[i];
         to_sums(&host[i], a.key_stride, &sums[i]);
-        if (accumulate && bins)
+        if (accumulate && pass->totals)
+            totals_out(v, k, pass->totals);
+        else if (accumulate && bins)
             bins_out(v, k, pass->bin_scale[i], bins + (size_t)v->bin_cells * k);
     }
-    return PAGANI_OK;
+    if (!pass->exact) return PAGANI_OK;
+    if (components) exact_components(v, pass, components);
+    return exact_sums(v, pass, table);
 }
 
 static int cv_stratify(void *vegas_state, const int *members, int count,
@@ -577,4 +688,5 @@ const vegas_ops pagani_cuda_vegas_ops = {
     cv_sample,
     cv_stratify,
     cv_release,
+    1, /* parts: whole blocks of the pass (part_of_pass) */
 };

@@ -8,6 +8,13 @@ pagani_SOURCES = \
 	src/cli/params_file.c \
 	src/cli/params_file.h \
 	src/cli/report.c \
-	src/cli/report.h
+	src/cli/report.h \
+	src/cli/mpi_launch.c \
+	src/cli/mpi_launch.h
 pagani_LDADD = libpagani.la
+# under mpirun: the MPI layer (mpi_launch.c), where it is built
+pagani_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+if HAVE_MPI
+pagani_LDADD += libpagani_mpi.la $(MPI_LIBS)
+endif
 dist_man_MANS += src/cli/pagani.1

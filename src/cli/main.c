@@ -6,7 +6,8 @@
  * file of --params-file, params_file.c), create a context on the chosen
  * backend, compile EXPR into an integrand, integrate (every line of the
  * parameter file in one pagani_integrate_batch call), print the results
- * (report.c). The exit status says how it ended (args.h).
+ * (report.c). The exit status says how it ended (args.h). Under mpirun
+ * the context spans the job and rank 0 alone prints (mpi_launch.c).
  *
  * SIGINT (Ctrl-C), SIGTERM and SIGHUP are caught from before the context
  * is created: during the integration the progress callback then stops it
@@ -26,6 +27,7 @@
 #include <string.h>
 #include "pagani.h"
 #include "args.h"
+#include "mpi_launch.h"
 #include "params_file.h"
 #include "report.h"
 
@@ -218,7 +220,7 @@ static int prepare(const cli_args *a, const char *expr, const double *params,
     int rc;
 
     *step = "creating the context";
-    rc = pagani_context_create(ctx, a->backend);
+    rc = cli_mpi_context_create(ctx, a->backend);
     if (rc != PAGANI_OK) return rc;
     *step = "--threads";
     if (a->threads >= 0 &&
@@ -376,6 +378,7 @@ int main(int argc, char **argv)
     const char *expr;
     int status;
 
+    cli_mpi_start(&argc, &argv);
     status = cli_parse(argc, argv, &a);
     if (status != 0) goto done;
     if (a.help) {
@@ -408,6 +411,7 @@ done:
         perror("pagani: standard output");
         status = CLI_EXIT_USAGE;
     }
+    cli_mpi_end();
     if (status > CLI_EXIT_SIGNAL) end_by_signal(status - CLI_EXIT_SIGNAL);
     return status;
 }

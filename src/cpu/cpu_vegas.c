@@ -8,7 +8,9 @@
  * dynamically, on one thread when the pass is small (cpu_team). Each chunk
  * keeps its own sums, added in chunk order afterwards for each member, so
  * a member's results depend neither on the thread count, the schedule nor
- * the other members. Bin contributions are integers (vegas_backend.h):
+ * the other members (the chunks' values and variances are added as exact
+ * sums). A pass's part (vegas_pass.parts) is a contiguous share of every
+ * member's chunks. Bin contributions are integers (vegas_backend.h):
  * each thread adds into private 64-bit cells, moved by atomic adds into
  * the integral's 128-bit totals whenever the thread moves to another
  * integral, and at least every VEGAS_BLOCK_SAMPLES samples; integer sums
@@ -50,6 +52,8 @@ typedef struct cpu_vegas {
     chunk_sums *chunks;        /* K x max_chunks */
     double *chunk_components;  /* ncomp > 1: K x max_chunks x 2 ncomp, each
                                   chunk's sums of every component */
+    pagani_xsum *exact;        /* 2 ncomp: a member's exact sums, when the
+                                  pass does not ask for them */
     pagani_vegas_kparams *kp;  /* a pass's, per member */
     unsigned long long *acc;   /* threads x cells, 64-bit */
     unsigned long long *total; /* K x cells x {lo, hi} */
@@ -64,6 +68,7 @@ static void cpu_vegas_release(void *vegas_state)
     free(s->grids);
     free(s->chunks);
     free(s->chunk_components);
+    free(s->exact);
     free(s->kp);
     free(s->acc);
     free(s->total);
@@ -99,6 +104,7 @@ static int cpu_vegas_setup(void *backend_state, const vegas_job *job,
     s->max_chunks = (units + s->chunk_units - 1) / s->chunk_units;
     s->grids = malloc(sizeof(double) * s->grid_size * k);
     s->chunks = malloc(sizeof(chunk_sums) * (size_t)s->max_chunks * k);
+    s->exact = malloc(2 * (size_t)job->ncomp * sizeof *s->exact);
     if (job->ncomp > 1)
         s->chunk_components = malloc(2 * sizeof(double) * (size_t)job->ncomp *
                                      (size_t)s->max_chunks * k);
@@ -111,7 +117,7 @@ static int cpu_vegas_setup(void *backend_state, const vegas_job *job,
     }
     if (!s->grids || !s->chunks || !s->kp || !s->acc || !s->total ||
         (job->plus && (!s->sigma || !s->counts)) ||
-        (job->ncomp > 1 && !s->chunk_components)) {
+        (job->ncomp > 1 && !s->chunk_components) || !s->exact) {
         double bytes = (double)k * (8.0 * s->grid_size + 16.0 * s->cells +
                                     (sizeof(chunk_sums) + 16.0 * job->ncomp) *
                                         (double)s->max_chunks +
@@ -254,23 +260,43 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
     }
 }
 
-/* Adds a member's chunks in order into *sums, and with several components
- * (ncomp > 1) their sums, chunk_components, into components. */
+/* Adds the exact sums of a value and a variance of one chunk, or, when
+ * either overflowed (no exact form), both to the plain sums value[0],
+ * value[1]. */
+static void add_exact(double v, double var, pagani_xsum *exact, double *value)
+{
+    if (isfinite(v) && isfinite(var)) {
+        pagani_xsum_add(&exact[0], v);
+        pagani_xsum_add(&exact[1], var);
+    } else {
+        value[0] += v;
+        value[1] += var;
+    }
+}
+
+/* Adds a member's chunks in order into *sums; its value and variance, and
+ * with several components (ncomp > 1: chunk_components, 2 ncomp a chunk)
+ * every component's into components, as exact sums of the chunks' in
+ * exact[2c], exact[2c + 1] (component 0: the value and variance), so that
+ * the sums of parts of a pass merge to the whole's. */
 static void reduce_chunks(const chunk_sums *chunks, long long nchunks,
                           vegas_sums *sums, int ncomp,
-                          const double *chunk_components, double *components)
+                          const double *chunk_components, double *components,
+                          pagani_xsum *exact)
 {
-    for (int c = 0; ncomp > 1 && c < 2 * ncomp; c++) {
-        components[c] = 0.0;
-        for (long long ch = 0; ch < nchunks; ch++)
-            components[c] += chunk_components[2 * ncomp * ch + c];
-    }
+    double plain[2] = {0.0, 0.0};
+
     memset(sums, 0, sizeof *sums);
     sums->fault_cube = sums->fault_sample = -1;
+    for (int j = 0; j < 2 * ncomp; j++) pagani_xsum_zero(&exact[j]);
+    for (int j = 2; j < 2 * ncomp; j++) components[j] = 0.0;
     for (long long ch = 0; ch < nchunks; ch++) {
         const chunk_sums *c = &chunks[ch];
-        sums->value += c->value;
-        sums->variance += c->variance;
+        add_exact(c->value, c->variance, exact, plain);
+        for (int k = 1; k < ncomp; k++) {
+            const double *v = chunk_components + 2 * ((size_t)ncomp * ch + k);
+            add_exact(v[0], v[1], exact + 2 * k, components + 2 * k);
+        }
         sums->evaluations += c->evaluations;
         sums->nonzero += c->nonzero;
         sums->beta_sum += c->beta_sum;
@@ -283,16 +309,29 @@ static void reduce_chunks(const chunk_sums *chunks, long long nchunks,
             sums->fault_component = c->fault_component;
         }
     }
+    sums->value = plain[0] + pagani_xsum_value(&exact[0]);
+    sums->variance = plain[1] + pagani_xsum_value(&exact[1]);
+    for (int j = 2; j < 2 * ncomp; j++)
+        components[j] += pagani_xsum_value(&exact[j]);
+    if (ncomp > 1) {
+        components[0] = sums->value;
+        components[1] = sums->variance;
+    }
 }
 
-/* Integral k's 128-bit totals as doubles / scale. */
-static void bins_out(const cpu_vegas *s, int k, double scale, double *bins)
+/* Integral k's 128-bit totals as doubles / scale into bins, or as they
+ * are into totals (low, high word per cell) when it is not NULL. */
+static void bins_out(const cpu_vegas *s, int k, double scale, double *bins,
+                     unsigned long long *totals)
 {
     const unsigned long long *t = s->total + 2 * s->cells * (size_t)k;
+    if (totals) {
+        memcpy(totals + 2 * s->cells * (size_t)k, t,
+               2 * sizeof *t * s->cells);
+        return;
+    }
     for (size_t i = 0; i < s->cells; i++)
-        bins[i] =
-            ((double)t[2 * i + 1] * 18446744073709551616.0 + (double)t[2 * i]) /
-            scale;
+        bins[i] = pagani_vegas_bin_value(t[2 * i], t[2 * i + 1], scale);
 }
 
 /* What every piece of integral k shares in a pass. */
@@ -324,6 +363,14 @@ static void fill_kparams(const cpu_vegas *s, const vegas_pass *pass, int k,
                               : NULL;
 }
 
+/* The first chunk of part p of `parts` of nchunks: contiguous shares in
+ * part order, the first nchunks % parts one longer. */
+static long long chunk_share(long long nchunks, int parts, int p)
+{
+    long long extra = nchunks % parts;
+    return p * (nchunks / parts) + (p < extra ? p : extra);
+}
+
 static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
                             vegas_sums *sums, double *bins, double *components)
 {
@@ -333,10 +380,14 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     const long long all = job->plus ? job->cubes : job->cubes * job->pieces;
     const long long units = (all + stride - 1) / stride;
     const long long nchunks = (units + s->chunk_units - 1) / s->chunk_units;
-    const long long work = nchunks * pass->count;
+    const int parts = pass->parts > 1 ? pass->parts : 1;
+    /* this part's chunks: [first, first + span) */
+    const long long first = chunk_share(nchunks, parts, pass->part);
+    const long long span = chunk_share(nchunks, parts, pass->part + 1) - first;
+    const long long work = span * pass->count;
     const int accumulate = pass->accumulate && stride == 1;
-    const int team =
-        cpu_team(s->cpu, (double)units * job->samples * pass->count);
+    const int team = cpu_team(s->cpu, (double)units / parts * job->samples *
+                                          pass->count);
     vegas_pass p = *pass;
 
     p.stride = stride;
@@ -363,9 +414,9 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
         tb.since = 0;
 #pragma omp for schedule(dynamic, 1)
         for (long long w = 0; w < work; w++) {
-            const int i = (int)(w / nchunks);
-            run_chunk(s, &p, &s->kp[i], pass->members[i], w % nchunks, units,
-                      &tb, &s->chunks[w],
+            const int i = (int)(w / span);
+            run_chunk(s, &p, &s->kp[i], pass->members[i], first + w % span,
+                      units, &tb, &s->chunks[w],
                       components ? s->chunk_components + 2 * job->ncomp * w
                                  : NULL);
         }
@@ -375,14 +426,17 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     }
 
     for (int i = 0; i < pass->count; i++) {
-        const size_t at = 2 * (size_t)job->ncomp * (size_t)i;
-        reduce_chunks(s->chunks + nchunks * i, nchunks, &sums[i],
-                      components ? job->ncomp : 1,
-                      components ? s->chunk_components + at * nchunks : NULL,
-                      components ? components + at : NULL);
-        if (accumulate && bins)
+        /* per member: 2 ncomp exact sums (2 for a scalar integrand) */
+        const int ncomp = components ? job->ncomp : 1;
+        const size_t at = 2 * (size_t)ncomp * (size_t)i;
+        reduce_chunks(s->chunks + span * i, span, &sums[i], ncomp,
+                      components ? s->chunk_components + at * span : NULL,
+                      components ? components + at : NULL,
+                      pass->exact ? pass->exact + at : s->exact);
+        if (accumulate && (bins || pass->totals))
             bins_out(s, pass->members[i], pass->bin_scale[i],
-                     bins + s->cells * (size_t)pass->members[i]);
+                     bins ? bins + s->cells * (size_t)pass->members[i] : NULL,
+                     pass->totals);
     }
     return PAGANI_OK;
 }
@@ -417,5 +471,5 @@ static int cpu_vegas_stratify(void *vegas_state, const int *members, int count,
 
 const vegas_ops pagani_cpu_vegas_ops = {
     cpu_vegas_setup,    cpu_vegas_set_grids, cpu_vegas_sample,
-    cpu_vegas_stratify, cpu_vegas_release,
+    cpu_vegas_stratify, cpu_vegas_release,   1, /* parts */
 };

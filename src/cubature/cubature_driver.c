@@ -21,6 +21,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cubature/cubature_run.h"
 
 #define DEFAULT_MAX_ITERATIONS 200
@@ -103,6 +104,8 @@ static int iterate(batch_run *b, int it)
     share = running ? b->capacity / running : 0;
     for (int k = 0; k < b->integrals; k++) b->runs[k].share = share;
     rc = cubature_choose_thresholds(b);
+    if (rc == PAGANI_OK && b->dropped) /* an ended integral's stay unset */
+        memset(b->dropped, 0, 2 * (size_t)b->ncomp * b->integrals * sizeof(double));
     if (rc == PAGANI_OK)
         rc = b->ops->filter_split(b->ctx->backend_state, b->thresholds, b->counts,
                                   b->dropped);

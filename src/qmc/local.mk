@@ -2,4 +2,5 @@
 libpagani_la_SOURCES += \
 	src/qmc/qmc.h \
 	src/qmc/qmc_split.c \
+	src/qmc/qmc_parts.c \
 	src/qmc/qmc_driver.c

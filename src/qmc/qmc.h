@@ -13,8 +13,10 @@
  * the sum over the present points over their number), and says it is
  * partial.
  *
- * Kept internal for now: making it public (for multi-GPU or MPI runs) means
- * publishing pagani_xsum's layout as the wire format of partial sums.
+ * pagani.h publishes the split as "QMC in parts" (qmc_parts.c), with
+ * pagani_xsum's layout (its bins and load as 64-bit words) as the format
+ * of a part's sums; the MPI layer (src/mpi/mpi_qmc.c) cuts every block
+ * over the ranks the same way.
  */
 #ifndef PAGANI_QMC_H
 #define PAGANI_QMC_H
@@ -60,6 +62,9 @@ void pagani_qmc_estimate_sums(const qmc_job *job, int k,
                               const pagani_xsum *sums,
                               unsigned long long points,
                               pagani_qmc_estimate *est);
+
+/* Whether every one of the `shifts` sums is exactly zero. */
+int pagani_qmc_all_zero(const pagani_xsum *sums, int shifts);
 
 /* Sets the context's message for a fault (the value, the point, its index
  * and shift, and in a batch of more than one the integral) and returns

@@ -87,14 +87,6 @@ static int met(const qmc_run *run, int k, const pagani_result *res,
            res->error <= fmax(opt->epsabs, opt->epsrel * fabs(res->value));
 }
 
-/* Whether every sum (of every shift and component) is exactly zero. */
-static int all_zero(const pagani_xsum *sums, int shifts)
-{
-    for (int r = 0; r < shifts; r++)
-        if (pagani_xsum_value(&sums[r]) != 0.0) return 0;
-    return 1;
-}
-
 /* Makes the K x R sums of run->job and the backend's state; every
  * integral running, its status PAGANI_MAX_ITERATIONS until something else
  * ends it. */
@@ -296,8 +288,8 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
     }
     for (int k = 0; k < batch->count; k++)
         if (results[k].status != PAGANI_NO_PROGRESS &&
-            all_zero(&run.total[(size_t)k * run.ncomp * run.job.shifts],
-                     run.ncomp * run.job.shifts))
+            pagani_qmc_all_zero(&run.total[(size_t)k * run.ncomp * run.job.shifts],
+                                run.ncomp * run.job.shifts))
             results[k].status = PAGANI_NO_SIGNAL;
     if (run.nonfinite.k) rc = pagani_qmc_fault(ctx, &run.job, &run.nonfinite);
 out:

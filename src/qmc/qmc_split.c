@@ -214,3 +214,10 @@ int pagani_qmc_combine(const qmc_job *job, int pieces, const pagani_xsum *sums,
     free(acc);
     return PAGANI_OK;
 }
+
+int pagani_qmc_all_zero(const pagani_xsum *sums, int shifts)
+{
+    for (int r = 0; r < shifts; r++)
+        if (pagani_xsum_value(&sums[r]) != 0.0) return 0;
+    return 1;
+}

@@ -1,0 +1,375 @@
+/*
+ * mpi_cubature.c - PAGANI_CUBATURE across the ranks: the layer's cubature
+ * operations (mpi_layer.h). The region list is partitioned: rank r holds
+ * the initial regions j of each integral with j % P == r (interleaved, so
+ * that the neighbourhood of a peak is shared among the ranks) and their
+ * descendants, since a region's children stay where it was split.
+ * Evaluation, the two-level error, classification and the split run on
+ * each rank's own regions; what the driver reads is combined over the
+ * ranks: classify's sums, the threshold search's statistics, the regions
+ * each integral has after a split. The driver, the same on every rank,
+ * then takes the same decisions everywhere.
+ *
+ * The rule: no regions move between ranks (no rebalancing). Measured
+ * instead: the imbalance, the largest ratio of a rank's active regions to
+ * the mean over the ranks in an integration (pagani_mpi_imbalance).
+ * Memory: the driver sizes the list by one rank's budget; each rank holds
+ * at most that many regions, and the whole list does not yet grow with the
+ * ranks (that needs regions to move, to keep every rank within its share).
+ *
+ * Not bit-identical across rank counts: each rank's sums come from its
+ * backend over its own regions, so they are added in another order (here
+ * the ranks' rounded sums are added exactly), which moves the last bits,
+ * and decisions taken on them (thresholds, the end test) can differ at
+ * that level; tests/test_mpi.sh bounds the difference by the errors.
+ * Every collective step starts with mpi_agree, and the ranks' numbers are
+ * gathered and added in rank order, so every rank has the same bits.
+ * In a rank's share of a batch (layer->local) the operations are the
+ * backend's alone.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpi/mpi_layer.h"
+
+typedef struct mpi_cubature {
+    pagani_context *ctx;
+    int local;              /* set up for a rank's share of a batch, or
+                               on one rank: the backend's operations */
+    int integrals;          /* K */
+    int n;
+    size_t capacity;        /* integrals the buffers below hold */
+    cubature_sums *all;     /* every rank's sums of a call: size x K */
+    long long *counts;      /* every rank's counts: size x K */
+    int ncomp;              /* C, components of the integrand */
+    double *components;     /* vector integrands: every rank's component
+                               sums of a call, size x K x 2C */
+} mpi_cubature;
+
+void mpi_cubature_free(mpi_layer *L)
+{
+    if (!L->cubature_run) return;
+    free(L->cubature_run->all);
+    free(L->cubature_run->counts);
+    free(L->cubature_run->components);
+    free(L->cubature_run);
+    L->cubature_run = NULL;
+}
+
+/* The run's state, with buffers for K integrals. */
+static int open_run(pagani_context *ctx, mpi_layer *L, int K)
+{
+    mpi_cubature *c = L->cubature_run;
+    size_t want = (size_t)K * (size_t)L->size;
+
+    if (!c && !(c = L->cubature_run = calloc(1, sizeof *c)))
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature over MPI");
+    if (c->capacity < (size_t)K) {
+        free(c->all);
+        free(c->counts);
+        c->all = malloc(want * sizeof *c->all);
+        c->counts = malloc(want * sizeof *c->counts);
+        c->capacity = c->all && c->counts ? (size_t)K : 0;
+        if (!c->capacity)
+            return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature over "
+                               "MPI: the sums of %d integrals", K);
+    }
+    return PAGANI_OK;
+}
+
+/* The buffer of every rank's component sums for a job of several
+ * components. */
+static int open_components(pagani_context *ctx, mpi_layer *L,
+                           const cubature_job *job)
+{
+    mpi_cubature *c = L->cubature_run;
+    free(c->components);
+    c->components = NULL;
+    c->ncomp = job->ncomp;
+    if (job->ncomp == 1) return PAGANI_OK;
+    c->components = malloc((size_t)L->size * (size_t)job->integrals * 2 *
+                           (size_t)job->ncomp * sizeof(double));
+    if (!c->components)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature over MPI: "
+                           "the component sums of %d integrals",
+                           job->integrals);
+    return PAGANI_OK;
+}
+
+static int mpi_cub_setup(void *state, const cubature_job *job)
+{
+    mpi_layer *L = state;
+    int rc = open_run(job->integrand->ctx, L, job->integrals);
+
+    if (rc == PAGANI_OK) rc = open_components(job->integrand->ctx, L, job);
+    if (rc != PAGANI_OK) return rc;
+    L->cubature_run->ctx = job->integrand->ctx;
+    L->cubature_run->local = L->local || L->size == 1;
+    L->cubature_run->integrals = job->integrals;
+    L->cubature_run->n = job->n;
+    L->imbalance = 1.0;
+    return L->inner_cubature->setup(L->inner_state, job);
+}
+
+/* This rank's initial regions of integral k, with count of them in all:
+ * j = rank, rank + P, ... */
+static long long own_count(const mpi_layer *L, long long count)
+{
+    return count > L->rank ? (count - L->rank + L->size - 1) / L->size : 0;
+}
+
+static int mpi_cub_load(void *state, const double *lower, const double *width,
+                        const long long *counts)
+{
+    mpi_layer *L = state;
+    mpi_cubature *c = L->cubature_run;
+    const int K = c->integrals, n = c->n;
+    long long total = 0, mine = 0, at = 0, i = 0;
+    long long *own;
+    double *lo, *w;
+    int rc;
+
+    if (c->local)
+        return L->inner_cubature->load(L->inner_state, lower, width, counts);
+    for (int k = 0; k < K; k++) {
+        total += counts[k];
+        mine += own_count(L, counts[k]);
+    }
+    own = malloc((size_t)K * sizeof *own);
+    lo = malloc((size_t)(mine + 1) * (size_t)n * sizeof *lo);
+    w = malloc((size_t)(mine + 1) * (size_t)n * sizeof *w);
+    if (!own || !lo || !w) {
+        rc = PAGANI_ERR_NO_MEMORY;
+    } else {
+        for (int k = 0; k < K; k++) {
+            own[k] = own_count(L, counts[k]);
+            for (long long j = L->rank; j < counts[k]; j += L->size, i++)
+                for (int d = 0; d < n; d++) {
+                    lo[(size_t)d * mine + i] = lower[(size_t)d * total + at + j];
+                    w[(size_t)d * mine + i] = width[(size_t)d * total + at + j];
+                }
+            at += counts[k];
+        }
+        rc = L->inner_cubature->load(L->inner_state, lo, w, own);
+    }
+    free(own);
+    free(lo);
+    free(w);
+    return rc;
+}
+
+static int mpi_cub_set_weights(void *state, const double *weights,
+                               const int *reference)
+{
+    mpi_layer *L = state;
+    return L->inner_cubature->set_weights(L->inner_state, weights, reference);
+}
+
+static int mpi_cub_evaluate(void *state, const double *probe_below,
+                            const double *probe_relative)
+{
+    mpi_layer *L = state;
+    return L->inner_cubature->evaluate(L->inner_state, probe_below,
+                                       probe_relative);
+}
+
+/* Gathers `bytes` bytes from every rank into `all` (rank r's at r *
+ * bytes), after the agreement on rc; returns the agreed code. */
+static int gather(pagani_context *ctx, mpi_layer *L, int rc, const void *mine,
+                  void *all, size_t bytes, enum mpi_step step)
+{
+    double start = MPI_Wtime();
+
+    if ((rc = mpi_agree(ctx, L, rc, step)) != PAGANI_OK) return rc;
+    if (bytes > INT_MAX)
+        return pagani_fail(ctx, PAGANI_ERR_SYSTEM, "MPI: %zu bytes of "
+                           "cubature sums are too many", bytes);
+    rc = MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE,
+                       L->comm);
+    L->mpi_seconds += MPI_Wtime() - start;
+    return mpi_check(ctx, rc, "MPI_Allgather of cubature sums");
+}
+
+/* Adds the ranks' doubles a[r * stride] exactly, in any order the same. */
+static double exact_total(const double *a, size_t stride, int size)
+{
+    pagani_xsum x;
+    double plain = 0.0;
+
+    pagani_xsum_zero(&x);
+    for (int r = 0; r < size; r++) {
+        double v = a[(size_t)r * stride];
+        if (isfinite(v)) pagani_xsum_add(&x, v);
+        else plain += v; /* NaN or infinity stays what it is */
+    }
+    return plain + pagani_xsum_value(&x);
+}
+
+/* Integral k's sums over the ranks (from c->all) into *s, and the
+ * imbalance of its active regions into L->imbalance. */
+static void combine_sums(mpi_layer *L, const mpi_cubature *c, int k,
+                         cubature_sums *s)
+{
+    const size_t K = (size_t)c->integrals;
+    const size_t stride = K * sizeof(cubature_sums) / sizeof(double);
+    const cubature_sums *all = c->all + k;
+    long long most = 0, region = LLONG_MAX;
+    int seen = 0;
+
+    s->value = exact_total(&all->value, stride, L->size);
+    s->error = exact_total(&all->error, stride, L->size);
+    s->active_value = exact_total(&all->active_value, stride, L->size);
+    s->active_error = exact_total(&all->active_error, stride, L->size);
+    s->active = 0;
+    s->min_error = s->max_error = 0.0;
+    s->nonfinite_region = -1;
+    for (int r = 0; r < L->size; r++) {
+        const cubature_sums *t = &all[(size_t)r * K];
+        s->active += t->active;
+        most = t->active > most ? t->active : most;
+        if (t->active > 0) {
+            if (!seen || t->min_error < s->min_error)
+                s->min_error = t->min_error;
+            if (!seen || t->max_error > s->max_error)
+                s->max_error = t->max_error;
+            seen = 1;
+        }
+        /* a region is named by its index on its rank times P plus the
+         * rank (region_point reads it back) */
+        if (t->nonfinite_region >= 0 &&
+            t->nonfinite_region * L->size + r < region) {
+            region = t->nonfinite_region * L->size + r;
+            s->nonfinite_point = t->nonfinite_point;
+        }
+    }
+    if (region != LLONG_MAX) s->nonfinite_region = region;
+    if (s->active > 0 && (double)most * L->size / (double)s->active >
+                             L->imbalance)
+        L->imbalance = (double)most * L->size / (double)s->active;
+}
+
+/* A vector integrand's component sums (2C an integral, K of them) over
+ * the ranks, after the agreement on rc: each added exactly, integral k's
+ * only where take[k] (NULL: all). */
+static int combine_components(mpi_layer *L, mpi_cubature *c, int rc,
+                              double *sums, const int *take, enum mpi_step step)
+{
+    const size_t width = 2 * (size_t)c->ncomp * (size_t)c->integrals;
+
+    rc = gather(c->ctx, L, rc, sums, c->components, width * sizeof *sums, step);
+    if (rc != PAGANI_OK) return rc;
+    for (size_t j = 0; j < width; j++)
+        if (!take || take[j / (2 * (size_t)c->ncomp)])
+            sums[j] = exact_total(c->components + j, width, L->size);
+    return PAGANI_OK;
+}
+
+static int mpi_cub_classify(void *state, const classify_request *requests,
+                            cubature_sums *sums, double *components)
+{
+    mpi_layer *L = state;
+    mpi_cubature *c = L->cubature_run;
+    const int K = c->integrals;
+    int rc = L->inner_cubature->classify(L->inner_state, requests, sums,
+                                         components);
+
+    if (c->local) return rc;
+    rc = gather(c->ctx, L, rc, sums, c->all, (size_t)K * sizeof *sums,
+                MPI_STEP_CUB_CLASSIFY);
+    if (rc != PAGANI_OK) return rc;
+    for (int k = 0; k < K; k++)
+        if (requests[k].classify) combine_sums(L, c, k, &sums[k]);
+    if (!components) return PAGANI_OK;
+    {
+        int take[64] = {0}, *t = K <= 64 ? take : malloc((size_t)K * sizeof *t);
+        if (!t)
+            return pagani_fail(c->ctx, PAGANI_ERR_NO_MEMORY, "cubature over "
+                               "MPI: %d integrals", K);
+        for (int k = 0; k < K; k++) t[k] = requests[k].classify;
+        rc = combine_components(L, c, PAGANI_OK, components, t,
+                                MPI_STEP_CUB_CLASSIFY);
+        if (t != take) free(t);
+        return rc;
+    }
+}
+
+static int mpi_cub_threshold_stats(void *state, int integral, double threshold,
+                                   threshold_stats *stats)
+{
+    mpi_layer *L = state;
+    mpi_cubature *c = L->cubature_run;
+    threshold_stats *all = (threshold_stats *)c->all;
+    const size_t stride = sizeof *all / sizeof(double);
+    int rc;
+
+    rc = L->inner_cubature->threshold_stats(L->inner_state, integral,
+                                            threshold, stats);
+    if (c->local) return rc;
+    rc = gather(c->ctx, L, rc, stats, all, sizeof *stats,
+                MPI_STEP_CUB_THRESHOLD);
+    if (rc != PAGANI_OK) return rc;
+    stats->count = 0;
+    for (int r = 0; r < L->size; r++) stats->count += all[r].count;
+    stats->value = exact_total(&all->value, stride, L->size);
+    stats->error = exact_total(&all->error, stride, L->size);
+    return PAGANI_OK;
+}
+
+static int mpi_cub_filter_split(void *state, const double *thresholds,
+                                long long *new_counts, double *finished)
+{
+    mpi_layer *L = state;
+    mpi_cubature *c = L->cubature_run;
+    const int K = c->integrals;
+    int rc;
+
+    rc = L->inner_cubature->filter_split(L->inner_state, thresholds,
+                                         new_counts, finished);
+    if (c->local) return rc;
+    /* the sums an integral that ended (threshold +inf) leaves unset are
+     * added as they are, and not read */
+    if (finished &&
+        (rc = combine_components(L, c, rc, finished, NULL,
+                                 MPI_STEP_CUB_SPLIT)) != PAGANI_OK)
+        return rc;
+    rc = gather(c->ctx, L, rc, new_counts, c->counts,
+                (size_t)K * sizeof *new_counts, MPI_STEP_CUB_SPLIT);
+    if (rc != PAGANI_OK) return rc;
+    for (int k = 0; k < K; k++) {
+        new_counts[k] = 0;
+        for (int r = 0; r < L->size; r++)
+            new_counts[k] += c->counts[(size_t)r * K + k];
+    }
+    return PAGANI_OK;
+}
+
+/* The point of a region named as in combine_sums: its rank computes it and
+ * sends it to the others. */
+static int mpi_cub_region_point(void *state, long long region, int point,
+                                double *x)
+{
+    mpi_layer *L = state;
+    mpi_cubature *c = L->cubature_run;
+    const int owner = (int)(region % L->size);
+    int rc = PAGANI_OK;
+
+    if (c->local)
+        return L->inner_cubature->region_point(L->inner_state, region, point,
+                                               x);
+    if (L->rank == owner)
+        rc = L->inner_cubature->region_point(L->inner_state,
+                                             region / L->size, point, x);
+    if ((rc = mpi_agree(c->ctx, L, rc, MPI_STEP_CUB_POINT)) != PAGANI_OK)
+        return rc;
+    return mpi_check(c->ctx, MPI_Bcast(x, c->n, MPI_DOUBLE, owner, L->comm),
+                     "MPI_Bcast of a region's point");
+}
+
+const cubature_ops pagani_mpi_cubature_ops = {
+    mpi_cub_setup,           mpi_cub_load,         mpi_cub_set_weights,
+    mpi_cub_evaluate,
+    mpi_cub_classify,        mpi_cub_threshold_stats,
+    mpi_cub_filter_split,    mpi_cub_region_point,
+    NULL, /* bytes_per_region: the backend's (mpi_install) */
+};

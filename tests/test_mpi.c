@@ -1,0 +1,375 @@
+/*
+ * test_mpi.c - the MPI layer (pagani_mpi.h) from inside an MPI job;
+ * tests/test_mpi.sh runs it under mpirun with 1 to 4 ranks and compares.
+ *
+ *   test_mpi results     integrates the cases below, single integrals,
+ *                        batches of 7 (one line per integral) and a
+ *                        vector integrand of 4 components (one line per
+ *                        component);
+ *                        rank 0 prints one line per case: method, integrand,
+ *                        n, code, value and error as hex floats, status,
+ *                        and "truth ok" when the true relative error is
+ *                        within epsrel ("truth FAR" otherwise), then after
+ *                        "=" value and error in decimal; every rank
+ *                        checks that it has rank 0's bits ("ranks differ"
+ *                        and exit status 1 when not)
+ *   test_mpi fail WHAT R makes rank R alone fail (WHAT: memory: a budget
+ *                        too small; compile: source with an error; option:
+ *                        qmc_shifts 1) or puts a NaN where one rank's share of
+ *                        QMC points (nan), Vegas cubes (vegas-nan) or
+ *                        cubature regions (cubature-nan) meets it, or in
+ *                        the last integral
+ *                        of a batch (batch-nan); rank 0 prints the code
+ *                        of every rank and whether their messages agree
+ *   test_mpi part N P    pagani_qmc_part of every part p < P of the QMC
+ *                        case qmc_genz_osc 8-D at N points per shift, each
+ *                        distributed over the ranks, combined: rank 0
+ *                        prints value and error as hex floats
+ *
+ * The backend is the CPU, or $PAGANI_TEST_BACKEND (cpu or cuda). Exit
+ * status 0 when the run did what it should, 77 when the backend cannot
+ * run here (no usable GPU), 1 otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include "pagani_mpi.h"
+#include "suite.h"
+#include "qmc_suite.h"
+#include "batch_cases.h"
+#include "vector_cases.h"
+
+static int rank, size;
+
+/* Whether every rank holds rank 0's `bytes` bytes at data. */
+static int same_on_all(const void *data, int bytes)
+{
+    char *root = malloc((size_t)bytes);
+    int same, all = 0;
+
+    if (!root) return 0;
+    memcpy(root, data, (size_t)bytes);
+    MPI_Bcast(root, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    same = memcmp(root, data, (size_t)bytes) == 0;
+    MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    free(root);
+    return all;
+}
+
+/* One integral of the results run. */
+typedef struct mpi_case {
+    pagani_method method;
+    const char *name;
+    const pagani_integrand_def *def;
+    int n;
+    double epsrel;
+    double truth;
+    unsigned flags;          /* pagani_options.flags */
+} mpi_case;
+
+/* Integrates one case and prints its line; returns 0 when the ranks
+ * differ or the code is not PAGANI_OK. */
+static int run_case(pagani_context *ctx, const mpi_case *c)
+{
+    double lower[PAGANI_MAX_DIM] = {0}, upper[PAGANI_MAX_DIM];
+    pagani_options opt = pagani_options_default(c->method);
+    pagani_integrand *f = NULL;
+    pagani_result r;
+    int rc, same;
+
+    for (int i = 0; i < c->n; i++) upper[i] = 1.0;
+    memset(&r, 0, sizeof r);
+    opt.epsrel = c->epsrel;
+    opt.vegas_calls = 2e5;
+    opt.flags = c->flags;
+    rc = pagani_integrand_create(ctx, &f, c->n, c->def);
+    if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);
+    r.seconds = 0.0; /* the one field that may differ */
+    same = same_on_all(&r, sizeof r) && same_on_all(&rc, sizeof rc);
+    if (rank == 0)
+        printf("%s %s %d-D: code %d, %a +- %a, %s, truth %s%s = %.17g "
+               "%.17g\n",
+               pagani_method_name(c->method), c->name, c->n, rc, r.value,
+               r.error, pagani_status_name(r.status),
+               fabs(r.value - c->truth) <= c->epsrel * fabs(c->truth) ? "ok"
+                                                                     : "FAR",
+               same ? "" : ", ranks differ", r.value, r.error);
+    pagani_integrand_destroy(f);
+    return same && rc == PAGANI_OK;
+}
+
+/* A batch of BATCH_K Gaussian bumps (batch_cases.h) with one method:
+ * prints one line per integral like run_case's; returns 0 when the ranks
+ * differ or the code is not PAGANI_OK. Spread over the ranks by integrals
+ * (K >= ranks). */
+#define BATCH_K 7
+static int run_batch(pagani_context *ctx, pagani_method method,
+                     double epsrel)
+{
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    double params[BATCH_PARAMS * BATCH_K];
+    pagani_options opt = pagani_options_default(method);
+    pagani_integrand *f = NULL;
+    pagani_result r[BATCH_K];
+    int rc, same;
+
+    memset(r, 0, sizeof r);
+    batch_gaussian_draw(params, BATCH_K, 5, 0.1, 0.3);
+    opt.epsrel = epsrel;
+    opt.vegas_calls = 2e5;
+    rc = pagani_integrand_create(ctx, &f, 3, &batch_gaussian);
+    if (rc == PAGANI_OK)
+        rc = pagani_integrate_batch(ctx, f, BATCH_K, params, BATCH_BLOCK,
+                                    lower, upper, 0, &opt, r);
+    for (int k = 0; k < BATCH_K; k++) r[k].seconds = 0.0;
+    same = same_on_all(r, sizeof r) && same_on_all(&rc, sizeof rc);
+    for (int k = 0; k < BATCH_K && rank == 0; k++) {
+        double truth = batch_gaussian_truth(params + BATCH_PARAMS * k, 3,
+                                            lower, upper);
+        printf("%s batch %d: code %d, %a +- %a, %s, truth %s%s\n",
+               pagani_method_name(method), k, rc, r[k].value, r[k].error,
+               pagani_status_name(r[k].status),
+               fabs(r[k].value - truth) <= epsrel * truth ? "ok" : "FAR",
+               same ? "" : ", ranks differ");
+    }
+    pagani_integrand_destroy(f);
+    return same && rc == PAGANI_OK;
+}
+
+/* The moments of vector_cases.h (4 components) in 3-D with one method:
+ * prints one line per component like run_case's (named fvec-cK); returns
+ * 0 when the ranks differ or the code is not PAGANI_OK. */
+static int run_vector(pagani_context *ctx, pagani_method method, double epsrel)
+{
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    double v[MOMENTS_NCOMP] = {0}, e[MOMENTS_NCOMP] = {0}, exact[MOMENTS_NCOMP];
+    pagani_options opt = pagani_options_default(method);
+    pagani_integrand *f = NULL;
+    pagani_result r;
+    int rc, same;
+
+    memset(&r, 0, sizeof r);
+    moments_exact(3, exact);
+    opt.epsrel = epsrel;
+    opt.vegas_calls = 2e5;
+    rc = pagani_integrand_create_vector(ctx, &f, 3, &moments);
+    if (rc == PAGANI_OK)
+        rc = pagani_integrate_vector(ctx, f, lower, upper, &opt, &r, v, e);
+    r.seconds = 0.0;
+    same = same_on_all(&r, sizeof r) && same_on_all(v, sizeof v) &&
+           same_on_all(e, sizeof e) && same_on_all(&rc, sizeof rc);
+    for (int c = 0; c < MOMENTS_NCOMP && rank == 0; c++)
+        printf("%s fvec-c%d 3-D: code %d, %a +- %a, %s, truth %s%s = %.17g "
+               "%.17g\n",
+               pagani_method_name(method), c, rc, v[c], e[c],
+               pagani_status_name(r.status),
+               fabs(v[c] - exact[c]) <= epsrel * fabs(exact[c]) ||
+                       v[c] == exact[c] ? "ok" : "FAR",
+               same ? "" : ", ranks differ", v[c], e[c]);
+    pagani_integrand_destroy(f);
+    return same && rc == PAGANI_OK;
+}
+
+/* The results run: single integrals (QMC distributed by points, Vegas by
+ * passes, cubature by regions, Vegas+ replicated) and batches (spread by
+ * integrals). */
+static int results(pagani_context *ctx)
+{
+    const mpi_case cases[] = {
+        {PAGANI_QMC, "qmc_cubic", &qmc_cubic, 6, 1e-6, 1.0, 0},
+        {PAGANI_QMC, "qmc_genz_osc", &qmc_genz_osc, 8, 1e-4,
+         qmc_genz_osc_exact(8, 0.0, 1.0), 0},
+        {PAGANI_QMC, "f5", &suite_f5, 3, 1e-3, suite_truth(5, 3), 0},
+        {PAGANI_CUBATURE, "f4", &suite_f4, 3, 1e-6, suite_truth(4, 3), 0},
+        {PAGANI_CUBATURE, "f3", &suite_f3, 3, 1e-6, suite_truth(3, 3), 0},
+        {PAGANI_VEGAS, "f4", &suite_f4, 3, 1e-3, suite_truth(4, 3), 0},
+        {PAGANI_VEGAS, "f5", &suite_f5, 5, 1e-3, suite_truth(5, 5), 0},
+        {PAGANI_VEGAS, "f4 m-Cubes1D", &suite_f4, 4, 1e-3, suite_truth(4, 4),
+         PAGANI_FLAG_VEGAS_1D},
+        {PAGANI_VEGAS, "f4 Vegas+", &suite_f4, 3, 1e-3, suite_truth(4, 3),
+         PAGANI_FLAG_VEGAS_PLUS},
+    };
+    int ok = 1;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ok &= run_case(ctx, &cases[i]);
+    ok &= run_batch(ctx, PAGANI_QMC, 1e-5);
+    ok &= run_batch(ctx, PAGANI_CUBATURE, 1e-6);
+    ok &= run_batch(ctx, PAGANI_VEGAS, 1e-3);
+    ok &= run_vector(ctx, PAGANI_QMC, 1e-5);
+    ok &= run_vector(ctx, PAGANI_CUBATURE, 1e-7);
+    ok &= run_vector(ctx, PAGANI_VEGAS, 1e-3);
+    return ok;
+}
+
+/* A corner of the cube where f is NaN: x[0] and x[1] above 0.97. */
+PAGANI_INTEGRAND(nan_corner, {
+    if (x[0] > 0.97 && x[1] > 0.97) return 0.0 / 0.0;
+    return x[0] * x[1];
+})
+
+/* Prints every rank's code and whether the messages agree (rank 0);
+ * returns whether all codes are `want` and the messages agree. */
+static int report_codes(pagani_context *ctx, int rc, int want)
+{
+    int *codes = malloc(sizeof(int) * (size_t)size), all_want = 1;
+    const char *msg = pagani_context_message(ctx);
+    char text[512];
+    int agree;
+
+    memset(text, 0, sizeof text);
+    snprintf(text, sizeof text, "%s", msg);
+    agree = same_on_all(text, (int)sizeof text);
+    MPI_Gather(&rc, 1, MPI_INT, codes, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("codes:");
+        for (int r = 0; r < size; r++) {
+            printf(" %d", codes[r]);
+            all_want &= codes[r] == want;
+        }
+        printf("; messages %s: %s\n", agree ? "agree" : "differ", text);
+    }
+    MPI_Bcast(&all_want, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(codes);
+    return all_want && agree;
+}
+
+/* NaN where p[0] > 0.5 (in the batch fault run, the last integral's). */
+PAGANI_INTEGRAND(nan_param, {
+    if (p[0] > 0.5) return 0.0 / 0.0;
+    return x[0] * x[1] + p[0];
+})
+
+/* A batch of 4 on the CPU's QMC whose last integral is NaN: every rank
+ * returns PAGANI_ERR_NONFINITE and the message names integral 3. */
+static int batch_nan(pagani_context *ctx)
+{
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    double params[4] = {0.1, 0.2, 0.3, 1.0};
+    pagani_options opt = pagani_options_default(PAGANI_QMC);
+    pagani_integrand *f = NULL;
+    pagani_result r[4];
+    int rc = pagani_integrand_create(ctx, &f, 3, &nan_param);
+
+    if (rc == PAGANI_OK)
+        rc = pagani_integrate_batch(ctx, f, 4, params, sizeof params[0],
+                                    lower, upper, 0, &opt, r);
+    pagani_integrand_destroy(f);
+    return report_codes(ctx, rc, PAGANI_ERR_NONFINITE) &&
+           strstr(pagani_context_message(ctx), "integral 3: ") &&
+           isnan(r[3].value) && !isnan(r[2].value);
+}
+
+/* The fault run: `what` goes wrong on rank `bad` only (nan: wherever). */
+static int fail(pagani_context *ctx, const char *what, int bad)
+{
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
+    pagani_integrand *f = NULL;
+    pagani_result r;
+    int rc, want;
+
+    if (!strcmp(what, "batch-nan")) return batch_nan(ctx);
+    if (!strcmp(what, "compile")) {
+        /* this rank's source does not compile */
+        rc = pagani_integrand_from_source(ctx, &f, 3,
+                                          rank == bad ? "return x[0] * ;"
+                                                      : "return x[0] * x[1];",
+                                          NULL, 0);
+        want = rank == bad ? rc : -1;
+        MPI_Bcast(&want, 1, MPI_INT, bad, MPI_COMM_WORLD);
+        return report_codes(ctx, rc, want) && want != PAGANI_OK && !f;
+    }
+    rc = pagani_integrand_create(ctx, &f, 3,
+                                 strstr(what, "nan") ? &nan_corner
+                                                     : &suite_f4);
+    if (rc != PAGANI_OK) {
+        report_codes(ctx, rc, PAGANI_OK);
+        return 0;
+    }
+    if (!strcmp(what, "memory")) {
+        if (rank == bad) pagani_context_set_memory(ctx, 1000);
+        want = PAGANI_ERR_NO_MEMORY;
+    } else if (!strcmp(what, "option")) {
+        opt.method = PAGANI_QMC;
+        if (rank == bad) opt.qmc_shifts = 1;
+        want = PAGANI_ERR_OPTION;
+    } else {
+        opt.method = !strcmp(what, "vegas-nan")      ? PAGANI_VEGAS
+                     : !strcmp(what, "cubature-nan") ? PAGANI_CUBATURE
+                                                     : PAGANI_QMC;
+        want = PAGANI_ERR_NONFINITE;
+    }
+    rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);
+    pagani_integrand_destroy(f);
+    return report_codes(ctx, rc, want);
+}
+
+/* The parts run: every part, each over the ranks, combined. */
+static int parts(pagani_context *ctx, unsigned long long N, int P)
+{
+    double lower[8] = {0}, upper[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    pagani_options opt = pagani_options_default(PAGANI_QMC);
+    const size_t words = PAGANI_QMC_PART_WORDS(16);
+    long long *records = malloc(sizeof(long long) * words * (size_t)P);
+    const long long **list = malloc(sizeof *list * (size_t)P);
+    pagani_integrand *f = NULL;
+    pagani_result r;
+    int rc = records && list ? PAGANI_OK : PAGANI_ERR_NO_MEMORY, same;
+
+    memset(&r, 0, sizeof r);
+    if (rc == PAGANI_OK)
+        rc = pagani_integrand_create(ctx, &f, 8, &qmc_genz_osc);
+    for (int p = 0; p < P && rc == PAGANI_OK; p++) {
+        list[p] = records + (size_t)p * words;
+        rc = pagani_qmc_part(ctx, f, lower, upper, &opt, N, p, P,
+                             records + (size_t)p * words);
+    }
+    if (rc == PAGANI_OK)
+        rc = pagani_qmc_combine_parts(ctx, f, lower, upper, &opt, P, list, &r);
+    same = same_on_all(&r, sizeof r);
+    if (rank == 0)
+        printf("parts: code %d, %a +- %a%s\n", rc, r.value, r.error,
+               same ? "" : ", ranks differ");
+    pagani_integrand_destroy(f);
+    free(records);
+    free(list);
+    return rc == PAGANI_OK && same;
+}
+
+int main(int argc, char **argv)
+{
+    pagani_context *ctx = NULL;
+    const char *backend;
+    int rc, ok = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    backend = getenv("PAGANI_TEST_BACKEND");
+    rc = pagani_mpi_context_create(&ctx,
+                                   backend && !strcmp(backend, "cuda")
+                                       ? PAGANI_BACKEND_CUDA
+                                       : PAGANI_BACKEND_CPU,
+                                   MPI_COMM_WORLD);
+    if (rc != PAGANI_OK) {
+        if (rank == 0)
+            printf("context: %s: %s\n", pagani_strerror(rc),
+                   pagani_context_message(ctx));
+        /* no usable GPU: the script reports the checks skipped */
+        if (rc == PAGANI_ERR_BACKEND_UNAVAILABLE) ok = -1;
+    } else if (argc == 2 && !strcmp(argv[1], "results")) {
+        ok = results(ctx);
+    } else if (argc == 4 && !strcmp(argv[1], "fail")) {
+        ok = fail(ctx, argv[2], atoi(argv[3]) % size);
+    } else if (argc == 4 && !strcmp(argv[1], "part")) {
+        ok = parts(ctx, strtoull(argv[2], NULL, 10), atoi(argv[3]));
+    } else if (rank == 0) {
+        fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
+                        "part N P\n");
+    }
+    pagani_context_destroy(ctx);
+    MPI_Finalize();
+    return ok < 0 ? 77 : !ok;
+}

@@ -1,0 +1,127 @@
+#!/bin/sh
+# test_mpi.sh - TAP checks of the MPI layer (pagani_mpi.h): tests/test_mpi
+# under mpirun with 1, 2, 3 and 4 ranks (--oversubscribe: CI has 2 cores;
+# --allow-run-as-root where it runs as root), each run under timeout so
+# that a hang fails instead of stopping the suite.
+#  - results: single integrals, batches of 7 and a vector integrand of 4
+#    components of every method. QMC and
+#    Vegas (distributed by points and passes) and the batches (spread by
+#    integrals) give the same lines (value and error as hex floats,
+#    status) for every rank count; cubature's single integrals, whose
+#    region list is partitioned, the same status and values within the
+#    sum of the two errors. Each true error is within its epsrel; the
+#    ranks of a run agree bit for bit.
+#  - faults: one rank alone fails (memory budget, compiler, option) or a
+#    NaN lies in one rank's share of the QMC points, the Vegas cubes, the
+#    cubature regions or a batch: every rank returns the same code with one message (in a
+#    batch naming the integral by its index in the whole batch), and
+#    nothing hangs.
+#  - parts: pagani_qmc_part distributed over 3 ranks equals the parts on
+#    one rank (the separate-process split is tests/test_qmc_parts.sh).
+#  - the pagani command under mpirun prints once, what one process prints.
+# Skipped, with the reason, where libpagani was built without MPI.
+# PAGANI_TEST_BACKEND=cuda runs it on the GPU (every rank on the node's
+# GPUs, shared round robin) and PAGANI_TEST_MPI_RANKS sets the rank counts
+# (default "1 2 3 4"; the first is the reference).
+
+srcdir=${srcdir:-$(dirname "$0")/..}
+srcdir=$(cd "$srcdir" && pwd) || exit 99
+. "$srcdir/tests/tap.sh"
+prog=./tests/test_mpi
+if ! test -x "$prog"; then
+    echo "1..0 # SKIP libpagani_mpi not built (no mpicc, or --without-mpi)"
+    exit 0
+fi
+mpirun=$(sed -n 's/^MPIRUN = //p' Makefile 2>/dev/null)
+mpirun=${mpirun:-mpirun}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pagani-mpi.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+PAGANI_CACHE_DIR=$tmp/cache
+# each rank a thread: the ranks share the machine's cores
+PAGANI_THREADS=1
+export PAGANI_CACHE_DIR PAGANI_THREADS
+root=
+[ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
+
+# run NP ARGS...: test_mpi under mpirun with NP ranks, output in
+# $tmp/out.NP, at most 120 s.
+run() {
+    np=$1
+    shift
+    timeout 120 "$mpirun" $root --oversubscribe -np "$np" \
+        "$prog" "$@" >"$tmp/out.$np" 2>"$tmp/err.$np"
+}
+
+counts=${PAGANI_TEST_MPI_RANKS:-1 2 3 4}
+first=${counts%% *}
+others=${counts#"$first"}
+
+tap_show="$tmp/out.$first $tmp/err.$first"
+run "$first" results
+status=$?
+if [ $status -eq 77 ]; then
+    echo "1..0 # SKIP $(head -n 1 "$tmp/out.$first")"
+    exit 0
+fi
+ok $status "results on $first ranks: codes OK"
+grep -q FAR "$tmp/out.$first"
+[ $? -ne 0 ] && [ "$(grep -c 'truth ok' "$tmp/out.$first")" -eq 42 ]
+ok $? "results on $first ranks: every true error within epsrel"
+for np in $others; do
+    tap_show="$tmp/out.$np $tmp/err.$np"
+    run "$np" results
+    ok $? "results on $np ranks: codes OK, the ranks agree"
+    for method in qmc vegas "cubature batch"; do
+        grep "^$method " "$tmp/out.$first" >"$tmp/want" &&
+            grep "^$method " "$tmp/out.$np" >"$tmp/got" &&
+            test -s "$tmp/want" && cmp -s "$tmp/want" "$tmp/got"
+        ok $? "$method on $np ranks: bit-identical to $first"
+    done
+    # cubature's single integrals: the region list is partitioned, so its
+    # sums are added in another order: the values may differ, by less
+    # than the two errors, and the statuses may not
+    grep "^cubature f" "$tmp/out.$first" >"$tmp/want" &&
+        grep "^cubature f" "$tmp/out.$np" >"$tmp/got" &&
+        test -s "$tmp/want" &&
+        paste -d'|' "$tmp/want" "$tmp/got" | awk -F'|' '
+            { split($1, a, ", "); split($2, b, ", ");
+              n = split($1, x, " "); m = split($2, y, " ");
+              d = x[n - 1] - y[m - 1]; if (d < 0) d = -d;
+              if (a[3] != b[3] || d > x[n] + y[m]) bad = 1 }
+            END { exit bad }'
+    ok $? "cubature on $np ranks: the values of $first within the errors"
+done
+
+# WHAT on the last rank alone: every rank returns the same code and one
+# message, and nothing hangs.
+for what in memory compile option nan vegas-nan cubature-nan batch-nan; do
+    for np in $others; do
+        tap_show="$tmp/out.$np $tmp/err.$np"
+        run "$np" fail "$what" $((np - 1))
+        status=$?
+        what_failed="$what failing on rank $((np - 1)) of $np"
+        ok $status "$what_failed: one code, one message everywhere, no hang"
+    done
+done
+
+last=${counts##* }
+tap_show="$tmp/out.$first $tmp/out.$last $tmp/err.$last"
+run "$first" part 100000 5 && run "$last" part 100000 5 &&
+    cmp -s "$tmp/out.$first" "$tmp/out.$last"
+ok $? "QMC parts distributed over $last ranks equal those on $first"
+
+# pagani under mpirun: rank 0 alone prints, the same lines as one process
+# (the time aside).
+expr='exp(-x[0]-x[1]-x[2]-x[3])'
+backend=${PAGANI_TEST_BACKEND:-cpu}
+tap_show="$tmp/pagani.1 $tmp/pagani.$last"
+timeout 120 ./pagani --backend "$backend" --method qmc -n 4 --epsrel 1e-6 \
+    "$expr" >"$tmp/pagani.1" 2>&1 &&
+    timeout 120 "$mpirun" $root --oversubscribe -np "$last" ./pagani \
+        --backend "$backend" --method qmc -n 4 --epsrel 1e-6 "$expr" \
+        >"$tmp/pagani.$last" 2>&1 &&
+    grep -v '^time:' "$tmp/pagani.1" >"$tmp/want" &&
+    grep -v '^time:' "$tmp/pagani.$last" >"$tmp/got" &&
+    cmp -s "$tmp/want" "$tmp/got"
+ok $? "pagani under mpirun -np $last: rank 0's report, that of one process"
+tap_end
