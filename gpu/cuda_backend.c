@@ -32,6 +32,17 @@ static int pick_device(pagani_context *ctx, int count, int *device)
     return PAGANI_OK;
 }
 
+/* How many of a node's node_size ranks take the device (rank r takes r
+ * modulo the count); 1 outside MPI or with PAGANI_CUDA_DEVICE's choice
+ * alone counted. */
+static int sharers(int node_size, int count, int device)
+{
+    int s;
+    if (node_size <= 1 || count < 1) return 1;
+    s = node_size / count + (device < node_size % count);
+    return s > 1 ? s : 1;
+}
+
 static void cuda_close(void *state)
 {
     cuda_state *st = state;
@@ -61,6 +72,7 @@ static int cuda_open(pagani_context *ctx, void **out)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "CUDA backend state");
     st->ctx = ctx;
     if ((rc = pick_device(ctx, count, &st->device)) != PAGANI_OK) goto fail;
+    st->sharers = sharers(ctx->node_size, count, st->device);
     err = cudaSetDevice(st->device);
     if (err == cudaSuccess)
         err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, st->device);
@@ -107,6 +119,9 @@ static size_t cuda_free_memory(void *state)
         (void)cudaGetLastError();
         return 0;
     }
+    /* MPI ranks sharing the device share it equally, whatever each holds
+     * at the moment (they start at once, each seeing it all free) */
+    if (st->sharers > 1) return total / (size_t)st->sharers;
     /* What this backend already holds is as good as free for the next job. */
     return free_bytes + cuda_cubature_bytes_held(st);
 }

@@ -21,6 +21,8 @@ typedef struct cuda_cubature cuda_cubature;
 typedef struct cuda_state {
     pagani_context *ctx;         /* where messages go */
     int device;                  /* CUDA device ordinal */
+    int sharers;                 /* the MPI ranks of this node on this
+                                    device (1 outside MPI) */
     int cc;                      /* compute capability, 10 * major + minor */
     int sm_count;
     cudaStream_t stream;         /* every operation runs on it */

@@ -17,10 +17,10 @@
  *    result is bit for bit that of one process, for any number of ranks.
  *  - PAGANI_VEGAS is distributed: each sampling pass is cut into one part
  *    per rank (whole units of the backend's partial sums), its value and
- *    variance added as exact sums and its bins as integers: the same bits
- *    for any number of ranks (those of one process on the CPU; on CUDA the
- *    exact sum of the blocks' partials, which may differ from a plain
- *    process's in the last bits). Vegas+ runs replicated.
+ *    variance (every component's, for a vector integrand) added as exact
+ *    sums of those partials, as one process forms them too, and its bins
+ *    as integers: bit for bit the result of one process, for any number
+ *    of ranks. Vegas+ runs replicated.
  *  - pagani_integrate_batch with at least as many integrals as ranks gives
  *    each rank a contiguous share of the integrals (every method); the
  *    results are gathered on every rank.
@@ -59,7 +59,8 @@ extern "C" {
  * Devices: with PAGANI_BACKEND_CUDA (or AUTO where a GPU is usable) each
  * rank takes the GPU of its node-local rank modulo the number of GPUs of
  * its node: with more ranks than GPUs on a node, ranks share GPUs round
- * robin (correct, each rank's work then shares the device).
+ * robin (correct, each rank's work then shares the device), and the
+ * default memory budget of each is its equal share of the GPU's memory.
  * PAGANI_CUDA_DEVICE, when set in a rank's environment, overrides the
  * choice for that rank. With PAGANI_BACKEND_CPU each rank runs its own
  * OpenMP threads (PAGANI_THREADS or pagani_context_set_threads: give each

@@ -54,11 +54,11 @@ static int threads_from_environment(pagani_context *ctx)
 
 int pagani_context_create(pagani_context **out, pagani_backend backend)
 {
-    return pagani_context_create_ranked(out, backend, -1);
+    return pagani_context_create_ranked(out, backend, -1, 0);
 }
 
 int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
-                                 int node_rank)
+                                 int node_rank, int node_size)
 {
     pagani_context *ctx;
     int rc;
@@ -71,6 +71,7 @@ int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
     ctx = calloc(1, sizeof *ctx);
     if (!ctx) return PAGANI_ERR_NO_MEMORY;
     ctx->node_rank = node_rank;
+    ctx->node_size = node_size;
     *out = ctx;
     /* as when CUDA cannot run: the context exists to hold the message */
     if ((rc = threads_from_environment(ctx)) != PAGANI_OK) return rc;

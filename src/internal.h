@@ -42,6 +42,9 @@ struct pagani_context {
     int node_rank;                /* the MPI layer's node-local rank: the
                                      CUDA backend takes the GPU node_rank
                                      modulo the count; -1 outside MPI */
+    int node_size;                /* the ranks on this node (0 outside
+                                     MPI): those that share a GPU share
+                                     its default memory budget */
     pagani_layer layer;           /* all zero: none */
 };
 
@@ -118,11 +121,12 @@ void pagani_clear_message(pagani_context *ctx);
 
 /* ---- hooks of the MPI layer (src/mpi, libpagani_mpi) ---------------- */
 
-/* pagani_context_create for one rank of a communicator: the CUDA backend
- * takes the GPU node_rank modulo the GPUs present (PAGANI_CUDA_DEVICE, when
- * set, still wins). */
+/* pagani_context_create for one rank of a communicator with node_size
+ * ranks on its node: the CUDA backend takes the GPU node_rank modulo the
+ * GPUs present (PAGANI_CUDA_DEVICE, when set, still wins), and the ranks
+ * that share a GPU share its memory. */
 int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
-                                 int node_rank);
+                                 int node_rank, int node_size);
 
 /* Puts a layer over ctx's backend (a decorator): `layer` is copied into
  * ctx, and `ops`, a table the layer keeps for the context's life, becomes

@@ -87,6 +87,8 @@ typedef struct cuda_vegas {
     double *component_partials;      /* vector integrands: K * max_blocks *
                                         2 ncomp, and */
     double *component_out;           /* 2 ncomp per member (else NULL) */
+    pagani_xsum *exact;              /* a pass's exact sums: 2 ncomp per
+                                        integral */
     double *sigma;                   /* Vegas+, per integral */
     long long *counts, *offsets;     /* Vegas+, cubes + 1 per integral */
     void *scan_temp;
@@ -140,6 +142,7 @@ static void cv_release(void *vegas_state)
     cudaFree(v->params);
     cudaFree(v->component_partials);
     cudaFree(v->component_out);
+    free(v->exact);
     cudaFree(v->sigma);
     cudaFree(v->counts);
     cudaFree(v->offsets);
@@ -310,6 +313,10 @@ static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_stat
                                  per * (size_t)v->max_blocks * k));
         CUDA_TRY(ctx, cudaMalloc((void **)&v->component_out, per * k));
     }
+    v->exact = malloc(2 * (size_t)job->ncomp * k * sizeof *v->exact);
+    if (!v->exact)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas: the exact sums "
+                           "of %zu integrals", k);
     if ((rc = upload_start(v)) != PAGANI_OK) return rc;
     if (job->plus && (rc = setup_plus(v)) != PAGANI_OK) return rc;
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
@@ -480,56 +487,84 @@ static void to_sums(const pagani_vegas_partial *p, long long key_stride,
     }
 }
 
-/* The exact form of components 1 .. ncomp - 1 of each member of a pass
- * (pass->exact, 2 ncomp a member) for the MPI layer: the device merges
- * them in double, so each rank's part is its double sum, added over the
- * ranks exactly (the same on every rank, not the bits of one process). */
-static void exact_components(const cuda_vegas *v, const vegas_pass *pass,
-                             const double *components)
+/* Copies `count` items of `size` bytes from the device to a new host
+ * array *out (NULL for none); PAGANI_ERR_NO_MEMORY or PAGANI_ERR_CUDA with
+ * `what` in the message. */
+static int copy_down(pagani_context *ctx, const void *device, size_t count,
+                     size_t size, const char *what, void **out)
 {
-    const size_t C2 = 2 * (size_t)v->job.ncomp;
-    for (int i = 0; i < pass->count; i++)
-        for (size_t j = 2; j < C2; j++) {
-            pagani_xsum_zero(&pass->exact[C2 * i + j]);
-            pagani_xsum_add(&pass->exact[C2 * i + j], components[C2 * i + j]);
-        }
+    cudaError_t err;
+    *out = count ? malloc(count * size) : NULL;
+    if (count && !*out)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas: %zu %s", count,
+                           what);
+    if (!count) return PAGANI_OK;
+    err = cudaMemcpy(*out, device, count * size, cudaMemcpyDeviceToHost);
+    if (err == cudaSuccess) return PAGANI_OK;
+    free(*out);
+    *out = NULL;
+    return pagani_fail(ctx, PAGANI_ERR_CUDA, "Vegas: copying the %s: %s", what,
+                       cudaGetErrorString(err));
 }
 
-/* With pass->exact: each member's value and variance as exact sums of its
- * blocks' partials (device memory, the blocks of table). */
-static int exact_sums(const cuda_vegas *v, const vegas_pass *pass,
-                      const pagani_vegas_member *table)
+/* Each member's value and variance, and with several components every
+ * component's, as exact sums of its blocks' partials (the blocks of
+ * table, copied from the device) into exact[2 C i + 2 c] and [... + 1]
+ * (C components; component 0's from the value and variance). A partial
+ * that is not finite is left out: the pass's sums are then not finite,
+ * and the device's stand. */
+static int exact_sums(const cuda_vegas *v, int count,
+                      const pagani_vegas_member *table, pagani_xsum *exact)
 {
     pagani_context *ctx = v->st->ctx;
-    const long long blocks = table[pass->count].block_start;
-    pagani_vegas_partial *host = malloc(sizeof *host * (size_t)(blocks + 1));
+    const size_t blocks = (size_t)table[count].block_start;
+    const size_t C2 = 2 * (size_t)v->job.ncomp;
+    pagani_vegas_partial *host;
+    double *comp = NULL;
+    int rc = copy_down(ctx, v->partials, blocks, sizeof *host,
+                       "block partials", (void **)&host);
 
-    if (!host)
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas: %lld block "
-                           "partials", blocks);
-    if (blocks > 0) {
-        cudaError_t err = cudaMemcpy(host, v->partials,
-                                     sizeof *host * (size_t)blocks,
-                                     cudaMemcpyDeviceToHost);
-        if (err != cudaSuccess) {
-            free(host);
-            return pagani_fail(ctx, PAGANI_ERR_CUDA, "Vegas: copying the "
-                               "block partials: %s", cudaGetErrorString(err));
+    if (rc == PAGANI_OK && C2 > 2)
+        rc = copy_down(ctx, v->component_partials, blocks, C2 * sizeof *comp,
+                       "component partials", (void **)&comp);
+    for (int i = 0; rc == PAGANI_OK && i < count; i++) {
+        pagani_xsum *x = exact + C2 * (size_t)i;
+        for (size_t j = 0; j < C2; j++) pagani_xsum_zero(&x[j]);
+        for (long long b = table[i].block_start; b < table[i + 1].block_start;
+             b++) {
+            if (isfinite(host[b].value) && isfinite(host[b].variance)) {
+                pagani_xsum_add(&x[0], host[b].value);
+                pagani_xsum_add(&x[1], host[b].variance);
+            }
+            for (size_t j = 2; comp && j < C2; j++)
+                if (isfinite(comp[C2 * (size_t)b + j]))
+                    pagani_xsum_add(&x[j], comp[C2 * (size_t)b + j]);
         }
     }
-    for (int i = 0; i < pass->count; i++) {
-        pagani_xsum *exact = pass->exact + 2 * (size_t)v->job.ncomp * i;
-        pagani_xsum_zero(&exact[0]);
-        pagani_xsum_zero(&exact[1]);
-        for (long long b = table[i].block_start; b < table[i + 1].block_start;
-             b++)
-            if (isfinite(host[b].value) && isfinite(host[b].variance)) {
-                pagani_xsum_add(&exact[0], host[b].value);
-                pagani_xsum_add(&exact[1], host[b].variance);
-            }
-    }
     free(host);
-    return PAGANI_OK;
+    free(comp);
+    return rc;
+}
+
+/* The pass's sums from the exact sums of its blocks (exact_sums), where
+ * they are finite: a pass cut into parts over processes (the MPI layer)
+ * then adds up to the bits of the whole pass on one. */
+static void take_exact(const cuda_vegas *v, int count, const pagani_xsum *exact,
+                       vegas_sums *sums, double *components)
+{
+    const size_t C2 = 2 * (size_t)v->job.ncomp;
+    for (int i = 0; i < count; i++) {
+        const pagani_xsum *x = exact + C2 * (size_t)i;
+        if (isfinite(sums[i].value) && isfinite(sums[i].variance)) {
+            sums[i].value = pagani_xsum_value(&x[0]);
+            sums[i].variance = pagani_xsum_value(&x[1]);
+        }
+        for (size_t j = 0; components && j < C2; j++)
+            if (isfinite(components[C2 * i + j]))
+                components[C2 * i + j] =
+                    j < 2 ? (j ? sums[i].variance : sums[i].value)
+                          : pagani_xsum_value(&x[j]);
+    }
 }
 
 /* Integral k's 128-bit bin totals (host_bins) as they are, low and high
@@ -646,9 +681,12 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
         else if (accumulate && bins)
             bins_out(v, k, pass->bin_scale[i], bins + (size_t)v->bin_cells * k);
     }
-    if (!pass->exact) return PAGANI_OK;
-    if (components) exact_components(v, pass, components);
-    return exact_sums(v, pass, table);
+    {
+        pagani_xsum *exact = pass->exact ? pass->exact : v->exact;
+        rc = exact_sums(v, pass->count, table, exact);
+        if (rc == PAGANI_OK) take_exact(v, pass->count, exact, sums, components);
+        return rc;
+    }
 }
 
 static int cv_stratify(void *vegas_state, const int *members, int count,

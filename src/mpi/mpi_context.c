@@ -34,8 +34,10 @@ void mpi_layer_close(void *state)
 }
 
 /* The layer's communicator (a duplicate of comm that returns errors), its
- * rank and size, and the calling process's rank on its node. */
-static int open_comm(mpi_layer *L, MPI_Comm comm, int *node_rank)
+ * rank and size, and the calling process's rank on its node and the
+ * ranks there. */
+static int open_comm(mpi_layer *L, MPI_Comm comm, int *node_rank,
+                     int *node_size)
 {
     MPI_Comm node = MPI_COMM_NULL;
     int rc = MPI_Comm_dup(comm, &L->comm);
@@ -49,8 +51,9 @@ static int open_comm(mpi_layer *L, MPI_Comm comm, int *node_rank)
         (rc = MPI_Comm_rank(L->comm, &L->rank)) == MPI_SUCCESS &&
         (rc = MPI_Comm_size(L->comm, &L->size)) == MPI_SUCCESS &&
         (rc = MPI_Comm_split_type(L->comm, MPI_COMM_TYPE_SHARED, L->rank,
-                                  MPI_INFO_NULL, &node)) == MPI_SUCCESS)
-        rc = MPI_Comm_rank(node, node_rank);
+                                  MPI_INFO_NULL, &node)) == MPI_SUCCESS &&
+        (rc = MPI_Comm_rank(node, node_rank)) == MPI_SUCCESS)
+        rc = MPI_Comm_size(node, node_size);
     if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
     return rc;
 }
@@ -73,7 +76,7 @@ int pagani_mpi_context_create(pagani_context **out, pagani_backend backend,
                               MPI_Comm comm)
 {
     mpi_layer *L;
-    int initialized = 0, node_rank = 0, rc, mpi_rc;
+    int initialized = 0, node_rank = 0, node_size = 1, rc, mpi_rc;
 
     if (!out) return PAGANI_ERR_NULL_POINTER;
     *out = NULL;
@@ -81,11 +84,11 @@ int pagani_mpi_context_create(pagani_context **out, pagani_backend backend,
         return PAGANI_ERR_OPTION;
     if (!(L = calloc(1, sizeof *L))) return PAGANI_ERR_NO_MEMORY;
     L->imbalance = 1.0;
-    if ((mpi_rc = open_comm(L, comm, &node_rank)) != MPI_SUCCESS) {
+    if ((mpi_rc = open_comm(L, comm, &node_rank, &node_size)) != MPI_SUCCESS) {
         mpi_layer_close(L);
         return mpi_check(NULL, mpi_rc, "MPI_Comm_dup");
     }
-    rc = pagani_context_create_ranked(out, backend, node_rank);
+    rc = pagani_context_create_ranked(out, backend, node_rank, node_size);
     if (*out && rc == PAGANI_OK) {
         mpi_install(*out, L);
     } else if (*out) { /* the layer only, to agree and to be freed */
