@@ -5,9 +5,10 @@
 #
 #   tests/bench_mpi.sh [cpu|cuda] "RANK COUNTS" [quick]
 #
-# e.g. tests/bench_mpi.sh cpu "1 2 3 4" (each rank's threads: set
-# PAGANI_THREADS to the cores over the ranks) or tests/bench_mpi.sh cuda
-# "1 2" on one GPU: the two ranks share it. Run from the build directory.
+# e.g. tests/bench_mpi.sh cpu "1 2 3 4" (each rank runs the machine's
+# cores over the ranks as threads, unless PAGANI_THREADS says otherwise:
+# strong scaling of one node's cores) or tests/bench_mpi.sh cuda "1 2" on
+# one GPU: the two ranks share it. Run from the build directory.
 backend=${1:-cpu}
 counts=${2:-1 2 3 4}
 quick=${3:-}
@@ -16,9 +17,12 @@ root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-mpi.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+cores=$(nproc 2>/dev/null || echo 1)
 for np in $counts; do
-    "${mpirun:-mpirun}" $root --oversubscribe -np "$np" ./tests/bench_mpi \
-        "$backend" $quick >"$tmp/$np" || cat "$tmp/$np"
+    threads=${PAGANI_THREADS:-$((cores / np > 0 ? cores / np : 1))}
+    PAGANI_THREADS=$threads "${mpirun:-mpirun}" $root --oversubscribe \
+        -np "$np" ./tests/bench_mpi "$backend" $quick >"$tmp/$np" ||
+        cat "$tmp/$np"
 done
 printf '%-8s %-12s %2s %7s %-4s %2s %9s %9s %7s %5s %4s %-20s %5s %s\n' \
     method integrand n epsrel on P seconds mpi-secs speedup eff iter \
