@@ -29,11 +29,13 @@
  *    splits its own, and the sums the driver reads are combined over the
  *    ranks (so the driver decides the same everywhere). Regions do not
  *    move between ranks (pagani_mpi_imbalance measures how uneven the
- *    ranks' shares become), and the list is still sized by one rank's
- *    memory budget. Not bit-identical across rank counts: the sums are
- *    added in another order, which moves the last bits of the value and
- *    error and can change a decision taken on them; the result is the
- *    same on every rank of one run.
+ *    ranks' shares become). Memory scales: the list is sized as the
+ *    ranks' budgets together, less a tenth kept for the shares drifting
+ *    apart; a rank whose share outgrows its own budget ends the call with
+ *    PAGANI_ERR_NO_MEMORY on every rank. Not bit-identical across rank
+ *    counts: the sums are added in another order, which moves the last
+ *    bits of the value and error and can change a decision taken on them;
+ *    the result is the same on every rank of one run.
  *
  * Errors: a call that fails on one rank (a compilation, the memory of one
  * rank, a backend error) returns the same code on every rank, and

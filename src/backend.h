@@ -140,9 +140,11 @@ typedef struct cubature_ops {
     /* Coordinates of rule point `point` of region `region` (an index in
      * the whole list, as in cubature_sums; for reports). */
     int (*region_point)(void *state, long long region, int point, double *x);
-    /* Bytes of backend memory one region costs (both buffers, all lists)
-     * for f of n coordinates and ncomp components. */
-    size_t (*bytes_per_region)(int n, int ncomp);
+    /* Bytes of the memory budget one region of the list costs (both
+     * buffers, all lists) for f of n coordinates and ncomp components
+     * (the MPI layer: a rank's bytes over the ranks that share the
+     * list). */
+    size_t (*bytes_per_region)(void *state, int n, int ncomp);
 } cubature_ops;
 
 /* A backend: how to open it on a context, prepare integrands, and its ops. */

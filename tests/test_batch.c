@@ -376,7 +376,8 @@ static void check_memory(pagani_context *ctx)
 {
     enum { N = 3, K = 8 };
     double params[BATCH_PARAMS * K], lower[N], upper[N];
-    size_t region_bytes = ctx->backend->cubature->bytes_per_region(N, 1);
+    size_t region_bytes =
+        ctx->backend->cubature->bytes_per_region(ctx->backend_state, N, 1);
     pagani_options opt = batch_options(PAGANI_CUBATURE, 1e-8);
     pagani_result single[K], r[K];
     long long peaks[K], fits = LLONG_MAX;

@@ -125,4 +125,23 @@ timeout 120 ./pagani --backend "$backend" --method qmc -n 4 --epsrel 1e-6 \
     grep -v '^time:' "$tmp/pagani.$last" >"$tmp/got" &&
     cmp -s "$tmp/want" "$tmp/got"
 ok $? "pagani under mpirun -np $last: rank 0's report, that of one process"
+
+# Memory scales with the ranks: a 5-D Gaussian at 1e-7 that a budget of 8
+# MiB cannot hold on one rank converges on $last ranks of 8 MiB each, to
+# its analytic value (0.1 sqrt(pi) erf(5))^5.
+gauss='double s = 0; for (int i = 0; i < n; i++) s += (x[i]-.5)*(x[i]-.5);
+return exp(-100*s);'
+tap_show="$tmp/mem.1 $tmp/mem.$last"
+timeout 120 "$mpirun" $root --oversubscribe -np "$first" ./pagani \
+    --backend "$backend" -n 5 --epsrel 1e-7 --memory 8M "$gauss" \
+    >"$tmp/mem.1" 2>/dev/null
+timeout 120 "$mpirun" $root --oversubscribe -np "$last" ./pagani \
+    --backend "$backend" -n 5 --epsrel 1e-7 --memory 8M "$gauss" \
+    >"$tmp/mem.$last" 2>/dev/null
+grep -q 'status: *memory budget exhausted' "$tmp/mem.1" &&
+    grep -q 'status: *converged' "$tmp/mem.$last" &&
+    awk 'NR == 1 { d = $1 - 0.00017493418327490387; if (d < 0) d = -d;
+                   exit !(d <= 1e-7 * 0.00017493418327490387) }' \
+        "$tmp/mem.$last"
+ok $? "memory scales: 8 MiB a rank holds on $last ranks what 1 cannot"
 tap_end

@@ -288,8 +288,9 @@ static void sort_pointers(const cuda_cubature *c, double **rows, size_t *pitch, 
     *index = (int *)(base + 3 * *pitch);
 }
 
-static size_t cu_bytes_per_region(int n, int ncomp)
+static size_t cu_bytes_per_region(void *state, int n, int ncomp)
 {
+    (void)state;
     return (size_t)n * (sizeof(double) + sizeof(short)) /* parents' lower and
                                                            levels; 2 lists */
            + 1                              /* parents' split axis */

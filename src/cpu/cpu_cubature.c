@@ -49,8 +49,9 @@ void cpu_cubature_free(cpu_cubature *c)
     free(c);
 }
 
-static size_t cpu_bytes_per_region(int n, int ncomp)
+static size_t cpu_bytes_per_region(void *state, int n, int ncomp)
 {
+    (void)state;
     return 2 * 2 * (size_t)n * sizeof(double)   /* lower, width, 2 buffers */
            + 2 * sizeof(double)                 /* value, error */
            + sizeof(double) / 2                 /* parent value per pair */

@@ -47,7 +47,8 @@ static long long region_capacity(pagani_context *ctx, int n, int ncomp)
         budget = free_bytes ? free_bytes / 10 * 8 : DEFAULT_CPU_BUDGET;
     }
     long long regions =
-        (long long)(budget / ctx->backend->cubature->bytes_per_region(n, ncomp));
+        (long long)(budget / ctx->backend->cubature->bytes_per_region(
+                                 ctx->backend_state, n, ncomp));
     return regions < MAX_REGIONS ? regions : MAX_REGIONS;
 }
 

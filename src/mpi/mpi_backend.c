@@ -46,7 +46,6 @@ void mpi_install(pagani_context *ctx, mpi_layer *L)
         L->ops.release_integrand = layer_release_integrand;
     if ((L->inner_cubature = L->inner->cubature)) {
         L->cubature = pagani_mpi_cubature_ops;
-        L->cubature.bytes_per_region = L->inner_cubature->bytes_per_region;
         L->ops.cubature = &L->cubature;
     }
     if ((L->inner_qmc = L->inner->qmc)) {

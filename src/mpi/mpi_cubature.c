@@ -13,9 +13,12 @@
  * The rule: no regions move between ranks (no rebalancing). Measured
  * instead: the imbalance, the largest ratio of a rank's active regions to
  * the mean over the ranks in an integration (pagani_mpi_imbalance).
- * Memory: the driver sizes the list by one rank's budget; each rank holds
- * at most that many regions, and the whole list does not yet grow with the
- * ranks (that needs regions to move, to keep every rank within its share).
+ * Memory scales with the ranks: the budget's bytes per region are a
+ * rank's over 0.9 P (mpi_cub_bytes_per_region), so the driver sizes the
+ * list as the ranks' lists together, less a tenth kept for the ranks'
+ * shares drifting apart; each rank's part must fit its own budget, and a
+ * rank whose share grows past a tenth over the mean fails the split with
+ * PAGANI_ERR_NO_MEMORY on every rank (regions do not move yet).
  *
  * Not bit-identical across rank counts: each rank's sums come from its
  * backend over its own regions, so they are added in another order (here
@@ -97,19 +100,48 @@ static int open_components(pagani_context *ctx, mpi_layer *L,
     return PAGANI_OK;
 }
 
+/* Whether the operations run on this rank alone (a rank's share of a
+ * batch, or one rank). */
+static int alone(const mpi_layer *L)
+{
+    return L->local || L->size == 1;
+}
+
+/* The budget's bytes per region of the whole list: a rank's over the
+ * ranks, less a margin (SHARE_MARGIN) for the ranks' shares drifting
+ * apart, so that the list the driver sizes is the ranks' lists together
+ * (memory scales with the ranks) and each rank's part still fits its own
+ * budget. */
+#define SHARE_MARGIN 0.9
+static size_t mpi_cub_bytes_per_region(void *state, int n, int ncomp)
+{
+    mpi_layer *L = state;
+    size_t rank_bytes = L->inner_cubature->bytes_per_region(L->inner_state, n,
+                                                            ncomp);
+    double share = SHARE_MARGIN * L->size;
+
+    if (alone(L)) return rank_bytes;
+    return (size_t)ceil((double)rank_bytes / share) + 1;
+}
+
 static int mpi_cub_setup(void *state, const cubature_job *job)
 {
     mpi_layer *L = state;
+    cubature_job mine = *job;
     int rc = open_run(job->integrand->ctx, L, job->integrals);
 
     if (rc == PAGANI_OK) rc = open_components(job->integrand->ctx, L, job);
     if (rc != PAGANI_OK) return rc;
+    /* the list's capacity over the ranks: this rank's part of it */
+    if (!alone(L))
+        mine.capacity =
+            (long long)ceil((double)job->capacity / (SHARE_MARGIN * L->size));
     L->cubature_run->ctx = job->integrand->ctx;
-    L->cubature_run->local = L->local || L->size == 1;
+    L->cubature_run->local = alone(L);
     L->cubature_run->integrals = job->integrals;
     L->cubature_run->n = job->n;
     L->imbalance = 1.0;
-    return L->inner_cubature->setup(L->inner_state, job);
+    return L->inner_cubature->setup(L->inner_state, &mine);
 }
 
 /* This rank's initial regions of integral k, with count of them in all:
@@ -371,5 +403,5 @@ const cubature_ops pagani_mpi_cubature_ops = {
     mpi_cub_evaluate,
     mpi_cub_classify,        mpi_cub_threshold_stats,
     mpi_cub_filter_split,    mpi_cub_region_point,
-    NULL, /* bytes_per_region: the backend's (mpi_install) */
+    mpi_cub_bytes_per_region,
 };
