@@ -194,56 +194,65 @@ static void test_errors(pagani_context *ctx)
     pagani_integrand_destroy(scalar);
 }
 
+/* Integrates def (ncomp components) over [0,1]^n by `method` under
+ * `norm`: its values and errors into v, e and its result into *r.
+ * Returns whether it converged with the true errors against exact within
+ * the tolerance (cubature) or 5 sigma (Monte Carlo). */
+static int integrate_case(pagani_context *ctx,
+                          const pagani_vector_integrand_def *def, int n,
+                          const double *exact, pagani_method method,
+                          pagani_norm norm, double epsrel, double *v,
+                          double *e, pagani_result *r)
+{
+    const int c = def->ncomp;
+    double lo[8] = {0}, hi[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    pagani_options o = options_for(method, epsrel, norm);
+    pagani_integrand *f;
+    int rc, good;
+
+    pagani_integrand_create_vector(ctx, &f, n, def);
+    rc = pagani_integrate_vector(ctx, f, lo, hi, &o, r, v, e);
+    pagani_integrand_destroy(f);
+    good = method == PAGANI_CUBATURE ? truly_met(norm, c, v, exact, &o, 1.0)
+                                     : within_sigmas(c, v, e, exact, 5.0);
+    if (!(rc == PAGANI_OK && r->status == PAGANI_CONVERGED && good))
+        diag_components(c, v, e, exact);
+    return rc == PAGANI_OK && r->status == PAGANI_CONVERGED && good;
+}
+
 /* The moments in n dimensions by `method` under `norm`: converged, and
  * the true errors within the tolerance (cubature) or 5 sigma (MC). */
 static void test_moments(pagani_context *ctx, pagani_method method,
                          pagani_norm norm, int n, double epsrel)
 {
-    pagani_integrand *f;
-    double lo[8] = {0}, hi[8], v[4], e[4], exact[4];
-    pagani_options o = options_for(method, epsrel, norm);
+    double v[4], e[4], exact[4];
     pagani_result r;
-    int rc, good;
+    int good;
 
-    for (int i = 0; i < n; i++) hi[i] = 1.0;
     moments_exact(n, exact);
-    pagani_integrand_create_vector(ctx, &f, n, &moments);
-    rc = pagani_integrate_vector(ctx, f, lo, hi, &o, &r, v, e);
-    good = method == PAGANI_CUBATURE ? truly_met(norm, 4, v, exact, &o, 1.0)
-                                     : within_sigmas(4, v, e, exact, 5.0);
-    if (!tap_ok(rc == PAGANI_OK && r.status == PAGANI_CONVERGED && good &&
-                v[0] == r.value && e[0] == r.error,
-                "%s moments %dD, %s norm, epsrel %g: %s, true errors within "
-                "the tolerance (%lld evaluations)",
-                pagani_method_name(method), n, norm_name(norm), epsrel,
-                pagani_status_name(r.status), r.evaluations))
-        diag_components(4, v, e, exact);
-    pagani_integrand_destroy(f);
+    good = integrate_case(ctx, &moments, n, exact, method, norm, epsrel, v, e,
+                          &r);
+    tap_ok(good && v[0] == r.value && e[0] == r.error,
+           "%s moments %dD, %s norm, epsrel %g: %s, true errors within the "
+           "tolerance (%lld evaluations)", pagani_method_name(method), n,
+           norm_name(norm), epsrel, pagani_status_name(r.status),
+           r.evaluations);
 }
 
 /* The complex exponential in n dimensions, paired norm. */
 static void test_phase(pagani_context *ctx, pagani_method method, int n,
                        double epsrel)
 {
-    pagani_integrand *f;
-    double lo[8] = {0}, hi[8], v[2], e[2], exact[2];
-    pagani_options o = options_for(method, epsrel, PAGANI_NORM_PAIRED);
+    double v[2], e[2], exact[2];
     pagani_result r;
-    int rc, good;
+    int good;
 
-    for (int i = 0; i < n; i++) hi[i] = 1.0;
     phase_exact(n, exact);
-    pagani_integrand_create_vector(ctx, &f, n, &phase);
-    rc = pagani_integrate_vector(ctx, f, lo, hi, &o, &r, v, e);
-    good = method == PAGANI_CUBATURE ? truly_met(PAGANI_NORM_PAIRED, 2, v, exact, &o, 1.0)
-                                     : within_sigmas(2, v, e, exact, 5.0);
-    if (!tap_ok(rc == PAGANI_OK && r.status == PAGANI_CONVERGED && good,
-                "%s complex exponential %dD, paired norm, epsrel %g: %s, "
-                "modulus of the true error within the tolerance",
-                pagani_method_name(method), n, epsrel,
-                pagani_status_name(r.status)))
-        diag_components(2, v, e, exact);
-    pagani_integrand_destroy(f);
+    good = integrate_case(ctx, &phase, n, exact, method, PAGANI_NORM_PAIRED,
+                          epsrel, v, e, &r);
+    tap_ok(good, "%s complex exponential %dD, paired norm, epsrel %g: %s, "
+           "modulus of the true error within the tolerance",
+           pagani_method_name(method), n, epsrel, pagani_status_name(r.status));
 }
 
 /* Two copies of a function against the function: every field and both
