@@ -114,15 +114,19 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     for (p = 0; p < r->npoints; p++) {
         const double *wk = p < r->nexplicit ? r->weights + 5 * p : r->corner_weights;
         f_at(c, params, p, lo, w, x, fx, &first_bad);
-        for (int k = 0; k < C; k++) {
-            double *s = sums + 5 * k;
-            if (p <= 4 * n && p < r->nexplicit) f_axis[k * axis_points + p] = fx[k];
+        if (p <= 4 * n && p < r->nexplicit)
+            for (int k = 0; k < C; k++) f_axis[k * axis_points + p] = fx[k];
+        /* sums[j * C + k]: loops over the components vectorise */
+        for (int k = 0; k < C; k++)
             if (fabs(fx[k]) > rule_max[k]) rule_max[k] = fabs(fx[k]);
-            for (int j = 0; j < 5; j++) s[j] += wk[j] * fx[k];
-        }
+        for (int j = 0; j < 5; j++)
+            for (int k = 0; k < C; k++) sums[j * C + k] += wk[j] * fx[k];
     }
-    for (int k = 0; k < C; k++)
-        pagani_rule_estimate(r, sums + 5 * k, volume, &value[k], &error[k]);
+    for (int k = 0; k < C; k++) {
+        double five[5];
+        for (int j = 0; j < 5; j++) five[j] = sums[j * C + k];
+        pagani_rule_estimate(r, five, volume, &value[k], &error[k]);
+    }
     c->axis[i] = pagani_rule_split_axis(
         r, f_axis + (size_t)worst_component(c, owner, error) * axis_points, w);
     cpu_store_region(c, i, value, error);
