@@ -18,9 +18,10 @@
  *  - PAGANI_VEGAS is distributed: each sampling pass is cut into one part
  *    per rank (whole units of the backend's partial sums), its value and
  *    variance (every component's, for a vector integrand) added as exact
- *    sums of those partials, as one process forms them too, and its bins
- *    as integers: bit for bit the result of one process, for any number
- *    of ranks. Vegas+ runs replicated.
+ *    sums of those partials and its bins as integers: the same bits for
+ *    any number of ranks, 1 included (on the CPU also a plain process's;
+ *    on CUDA a plain context merges the blocks in double, which may move
+ *    the last bits). Vegas+ runs replicated.
  *  - pagani_integrate_batch with at least as many integrals as ranks gives
  *    each rank a contiguous share of the integrals (every method); the
  *    results are gathered on every rank.

@@ -87,8 +87,6 @@ typedef struct cuda_vegas {
     double *component_partials;      /* vector integrands: K * max_blocks *
                                         2 ncomp, and */
     double *component_out;           /* 2 ncomp per member (else NULL) */
-    pagani_xsum *exact;              /* a pass's exact sums: 2 ncomp per
-                                        integral */
     double *sigma;                   /* Vegas+, per integral */
     long long *counts, *offsets;     /* Vegas+, cubes + 1 per integral */
     void *scan_temp;
@@ -142,7 +140,6 @@ static void cv_release(void *vegas_state)
     cudaFree(v->params);
     cudaFree(v->component_partials);
     cudaFree(v->component_out);
-    free(v->exact);
     cudaFree(v->sigma);
     cudaFree(v->counts);
     cudaFree(v->offsets);
@@ -313,10 +310,6 @@ static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_stat
                                  per * (size_t)v->max_blocks * k));
         CUDA_TRY(ctx, cudaMalloc((void **)&v->component_out, per * k));
     }
-    v->exact = malloc(2 * (size_t)job->ncomp * k * sizeof *v->exact);
-    if (!v->exact)
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas: the exact sums "
-                           "of %zu integrals", k);
     if ((rc = upload_start(v)) != PAGANI_OK) return rc;
     if (job->plus && (rc = setup_plus(v)) != PAGANI_OK) return rc;
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
@@ -548,7 +541,8 @@ static int exact_sums(const cuda_vegas *v, int count,
 
 /* The pass's sums from the exact sums of its blocks (exact_sums), where
  * they are finite: a pass cut into parts over processes (the MPI layer)
- * then adds up to the bits of the whole pass on one. */
+ * then adds up to the bits of the whole pass on one process of the
+ * layer. */
 static void take_exact(const cuda_vegas *v, int count, const pagani_xsum *exact,
                        vegas_sums *sums, double *components)
 {
@@ -681,12 +675,13 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
         else if (accumulate && bins)
             bins_out(v, k, pass->bin_scale[i], bins + (size_t)v->bin_cells * k);
     }
-    {
-        pagani_xsum *exact = pass->exact ? pass->exact : v->exact;
-        rc = exact_sums(v, pass->count, table, exact);
-        if (rc == PAGANI_OK) take_exact(v, pass->count, exact, sums, components);
-        return rc;
-    }
+    /* only when asked (the MPI layer): the host's exact sum of the blocks
+     * costs a copy and a pass over them, a quarter of a small pass */
+    if (!pass->exact) return PAGANI_OK;
+    rc = exact_sums(v, pass->count, table, pass->exact);
+    if (rc == PAGANI_OK)
+        take_exact(v, pass->count, pass->exact, sums, components);
+    return rc;
 }
 
 static int cv_stratify(void *vegas_state, const int *members, int count,

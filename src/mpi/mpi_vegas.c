@@ -79,8 +79,9 @@ static int mpi_vegas_setup(void *layer, const vegas_job *job, void **state)
         s->ctx = ctx;
         s->layer = L;
         s->inner_ops = L->inner_vegas;
-        s->spread = !L->local && L->size > 1 && s->inner_ops->parts &&
-                    !job->plus;
+        /* one rank too: its passes are the exact sums of the backend's
+         * partials, the same bits as any number of ranks */
+        s->spread = !L->local && s->inner_ops->parts && !job->plus;
         s->cells = (size_t)job->grid_axes * (size_t)job->bins;
         s->ncomp = job->ncomp;
         if (s->spread &&
