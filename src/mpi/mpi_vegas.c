@@ -23,9 +23,12 @@ typedef struct mpi_vegas {
     const vegas_ops *inner_ops;
     void *inner;                /* the backend's Vegas state */
     int spread;                 /* passes are split over the ranks */
+    int exact;                  /* passes are exact sums of the backend's
+                                   partials (spread, or a rank's share of
+                                   a batch: the same bits either way) */
     size_t cells;               /* bins of one integral */
     int ncomp;                  /* C, components of the integrand */
-    pagani_xsum *exact;         /* 2 C per integral: each component's value
+    pagani_xsum *exact_sums;    /* 2 C per integral: each component's value
                                    and variance (component 0's first) */
     unsigned long long *totals; /* 2 words per cell per integral */
     long long *words;           /* what one SUM reduction carries */
@@ -39,7 +42,7 @@ static void mpi_vegas_release(void *state)
     mpi_vegas *s = state;
     if (!s) return;
     if (s->inner) s->inner_ops->release(s->inner);
-    free(s->exact);
+    free(s->exact_sums);
     free(s->totals);
     free(s->words);
     free(s->highest);
@@ -52,7 +55,7 @@ static void mpi_vegas_release(void *state)
 static int alloc_buffers(mpi_vegas *s, size_t K, size_t size)
 {
     const size_t C = (size_t)s->ncomp;
-    s->exact = malloc(2 * K * C * sizeof *s->exact);
+    s->exact_sums = malloc(2 * K * C * sizeof *s->exact_sums);
     s->totals = malloc(2 * s->cells * K * sizeof *s->totals);
     /* exact sums, evaluations and nonzero, 4 digits per bin */
     s->words = malloc((2 * K * C * XSUM_WORDS + 2 * K + 4 * s->cells * K) *
@@ -60,7 +63,7 @@ static int alloc_buffers(mpi_vegas *s, size_t K, size_t size)
     s->highest = malloc(3 * K * sizeof *s->highest);
     s->faults = malloc(2 * K * size * sizeof *s->faults);
     s->fault_values = malloc(K * size * sizeof *s->fault_values);
-    return s->exact && s->totals && s->words && s->highest && s->faults &&
+    return s->exact_sums && s->totals && s->words && s->highest && s->faults &&
            s->fault_values;
 }
 
@@ -79,12 +82,14 @@ static int mpi_vegas_setup(void *layer, const vegas_job *job, void **state)
         s->ctx = ctx;
         s->layer = L;
         s->inner_ops = L->inner_vegas;
-        /* one rank too: its passes are the exact sums of the backend's
-         * partials, the same bits as any number of ranks */
-        s->spread = !L->local && s->inner_ops->parts && !job->plus;
+        /* one rank too, and a rank's share of a batch: passes are the
+         * exact sums of the backend's partials, the same bits for any
+         * number of ranks */
+        s->exact = s->inner_ops->parts && !job->plus;
+        s->spread = !L->local && s->exact;
         s->cells = (size_t)job->grid_axes * (size_t)job->bins;
         s->ncomp = job->ncomp;
-        if (s->spread &&
+        if (s->exact &&
             !alloc_buffers(s, (size_t)job->integrals, (size_t)L->size))
             rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas over MPI: "
                              "the buffers of %d integrals", job->integrals);
@@ -130,8 +135,8 @@ static size_t pack(mpi_vegas *s, const vegas_pass *pass,
     size_t at = 0;
 
     for (int j = 0; j < 2 * n * s->ncomp; j++) {
-        pagani_xsum_normalize(&s->exact[j]);
-        memcpy(w + at, &s->exact[j], sizeof s->exact[j]);
+        pagani_xsum_normalize(&s->exact_sums[j]);
+        memcpy(w + at, &s->exact_sums[j], sizeof s->exact_sums[j]);
         at += XSUM_WORDS;
     }
     for (int i = 0; i < n; i++) {
@@ -268,11 +273,13 @@ static int mpi_vegas_sample(void *state, const vegas_pass *pass,
     double start;
     int rc;
 
-    if (!s->spread)
-        return s->inner_ops->sample(s->inner, pass, sums, bins, components);
+    if (!s->spread) { /* the whole pass here, its sums exact where they can be */
+        part.exact = s->exact ? s->exact_sums : NULL;
+        return s->inner_ops->sample(s->inner, &part, sums, bins, components);
+    }
     part.part = L->rank;
     part.parts = L->size;
-    part.exact = s->exact;
+    part.exact = s->exact_sums;
     part.totals = accumulate ? s->totals : NULL;
     rc = s->inner_ops->sample(s->inner, &part, sums, NULL, components);
     if ((rc = mpi_agree(s->ctx, L, rc, MPI_STEP_VEGAS_SAMPLE)) != PAGANI_OK)
