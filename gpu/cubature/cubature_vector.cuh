@@ -8,7 +8,7 @@
  * NVRTC kernel of cubature_evaluate_vector.cuh. An integrand of one
  * component (ncomp 1) uses none of this.
  *
- * Memory (the vector block, one allocation grown like the slab): per
+ * Memory (the vector arrays, carved from the slab after the scalar ones): per
  * region V_c and E_c (16 ncomp bytes), per pair of regions the parent's
  * V_c (8 ncomp), per tile of 256 regions 2 ncomp sums; per integral its
  * group weights, reference group and 2 ncomp sums. Every array of
@@ -20,12 +20,11 @@
  * cuda_cubature_vector.cuh.
  */
 
-/* The vector block's arrays and the host's (cuda_cubature.vec). */
+/* The vector arrays (device: carved from the slab after the scalar
+ * lists) and the host's (cuda_cubature.vec). */
 struct cubature_vector {
     int ncomp;                   /* 1: none of this is used */
     int norm, groups;            /* rules/component_norm.h */
-    void *block;                 /* the vector block (device) */
-    size_t block_bytes;
     double *value, *error;       /* V_c, E_c: [region * ncomp + c] */
     double *parent;              /* parents' V_c: [pair * ncomp + c] */
     double *tile_sums;           /* 2 ncomp per tile */
@@ -186,7 +185,7 @@ vector_parent_kernel(long long count, int ncomp, const int *__restrict__ scan,
 
 /* ---- sizes ---------------------------------------------------------- */
 
-/* Bytes of the vector block per region (none for one component): V_c,
+/* Bytes of the vector arrays per region (none for one component): V_c,
  * E_c, a parent's V_c per pair, a tile's sums per 256 regions. */
 static size_t vector_bytes_per_region(int ncomp)
 {
@@ -195,18 +194,10 @@ static size_t vector_bytes_per_region(int ncomp)
                : 0;
 }
 
-/* Frees the vector block alone (its memory may then serve the slab). */
-static void vector_free_block(cubature_vector *v)
-{
-    cudaFree(v->block);
-    v->block = NULL;
-    v->block_bytes = 0;
-}
-
-/* Frees the vector block and the host's arrays; all zero again. */
+/* Frees the host's arrays (the device's are the slab's); all zero
+ * again. */
 static void vector_free(cubature_vector *v)
 {
-    cudaFree(v->block);
     free(v->host_sums);
     free(v->host_requests);
     memset(v, 0, sizeof *v);

@@ -306,9 +306,7 @@ static size_t cu_bytes_per_region(void *state, int n, int ncomp)
 
 size_t cuda_cubature_bytes_held(const cuda_state *st)
 {
-    return st->cubature ? st->cubature->slab_bytes + st->cubature->batch_bytes +
-                              st->cubature->vec.block_bytes
-                        : 0;
+    return st->cubature ? st->cubature->slab_bytes + st->cubature->batch_bytes : 0;
 }
 
 /* The host's arrays per integral. */
@@ -639,7 +637,8 @@ static int cu_setup(void *state, const cubature_job *job)
     cuda_integrand *ci;
     cuda_cubature *c;
     long long stride, most_tiles;
-    size_t need, temp = 0, block, params_bytes, params_stride;
+    size_t need, vector_bytes, temp = 0, block, params_bytes, params_stride;
+    char *vector_base;
     int rc;
 
     CUDA_TRY(ctx, cudaSetDevice(st->device));
@@ -659,20 +658,13 @@ static int cu_setup(void *state, const cubature_job *job)
     stride = (job->capacity / 2 + 1 + STRIDE_ALIGN - 1) / STRIDE_ALIGN * STRIDE_ALIGN;
     most_tiles = job->capacity / TILE + K + 1;
     if ((rc = cub_temp_bytes(st, job->capacity, &temp)) != PAGANI_OK) return rc;
+    /* one slab: the scalar lists, then a vector job's arrays */
     need = carve(c, NULL, job->n, job->capacity, stride, most_tiles, temp);
-    /* The budget counts the vector block and the slab together: the block
-     * goes before the slab grows into its memory and for a scalar job, and
-     * a vector job gets a slab of its own size (with the same sizes again,
-     * nothing is reallocated) */
-    if (need > c->slab_bytes || job->ncomp == 1) vector_free_block(&c->vec);
-    if (job->ncomp > 1 && need < c->slab_bytes) {
-        vector_free_block(&c->vec);
-        cudaFree(c->slab);
-        c->slab = NULL;
-        c->slab_bytes = 0;
-    }
-    if ((rc = grow(st, &c->slab, &c->slab_bytes, need)) != PAGANI_OK) return rc;
+    vector_bytes = vector_measure(&c->vec, job, stride, most_tiles);
+    if ((rc = grow(st, &c->slab, &c->slab_bytes, need + vector_bytes)) != PAGANI_OK)
+        return rc;
     carve(c, (char *)c->slab, job->n, job->capacity, stride, most_tiles, temp);
+    vector_base = (char *)c->slab + need;
 
     /* The parameter blocks: the job's, else f's own block for all. */
     params_stride = params ? job->params_stride : 0;
@@ -704,8 +696,8 @@ static int cu_setup(void *state, const cubature_job *job)
     c->probe = ci->kernels[1];
     for (int k = 0; k < K; k++) c->counts[k] = 0;
     if ((rc = upload_rule(st, job->rule)) != PAGANI_OK ||
-        (rc = vector_setup(st, job, stride, most_tiles, c->packed.shape.nweights,
-                           c->evaluate)) != PAGANI_OK)
+        (rc = vector_setup(st, job, vector_base, stride, most_tiles,
+                           c->packed.shape.nweights, c->evaluate)) != PAGANI_OK)
         return rc;
     CUDA_TRY(ctx, cudaMemsetAsync(c->nonfinite, 0xff, (size_t)K * sizeof *c->nonfinite,
                                   st->stream));

@@ -1,14 +1,14 @@
 /*
  * cuda_cubature_vector.cuh - the host side of cubature_vector.cuh: the
- * vector block, set_weights, and the steps classify and filter_split add
- * for an integrand of several components. Included by cuda_cubature.cu
+ * vector arrays (in the slab), set_weights, and the steps classify and
+ * filter_split add for an integrand of several components. Included by cuda_cubature.cu
  * only, after the helpers it uses (align_up, grow, all_tiles,
  * ensure_layout).
  */
 
 #define VECTOR_SMEM_BUDGET (96 * 1024) /* an evaluate block's, at most */
 
-/* Lays the vector block out from base (NULL: only measures). */
+/* Lays the vector arrays out from base (NULL: only measures). */
 static size_t vector_carve(cubature_vector *v, char *base, long long capacity,
                            long long stride, long long most_tiles,
                            int integrals)
@@ -54,25 +54,33 @@ static int vector_plan_evaluate(cuda_state *st, cubature_vector *v, int n,
     return PAGANI_OK;
 }
 
-/* The vector block and host arrays for a job of several components, every
- * weight 1 and reference 0 (until set_weights). */
-static int vector_setup(cuda_state *st, const cubature_job *job,
+/* The bytes of the vector arrays of a job (0 for one component), after
+ * the scalar lists in one slab: the job's components, norm and groups
+ * into v, the layout measured. */
+static size_t vector_measure(cubature_vector *v, const cubature_job *job,
+                             long long stride, long long most_tiles)
+{
+    v->ncomp = job->ncomp;
+    if (job->ncomp == 1) return 0;
+    v->norm = job->norm;
+    v->groups = job->ncomp / pagani_group_size(job->norm, job->ncomp);
+    return vector_carve(v, NULL, job->capacity, stride, most_tiles,
+                        job->integrals);
+}
+
+/* The vector arrays of a job of several components from `base` (the
+ * slab past the scalar lists), the host's arrays, every weight 1 and
+ * reference 0 (until set_weights). */
+static int vector_setup(cuda_state *st, const cubature_job *job, char *base,
                         long long stride, long long most_tiles, int nweights,
                         cudaKernel_t kernel)
 {
     cubature_vector *v = &st->cubature->vec;
     const int K = job->integrals;
-    size_t need;
     int rc;
 
-    v->ncomp = job->ncomp;
     if (job->ncomp == 1) return PAGANI_OK;
-    v->norm = job->norm;
-    v->groups = job->ncomp / pagani_group_size(job->norm, job->ncomp);
-    need = vector_carve(v, NULL, job->capacity, stride, most_tiles, K);
-    if ((rc = grow(st, &v->block, &v->block_bytes, need)) != PAGANI_OK)
-        return rc;
-    vector_carve(v, (char *)v->block, job->capacity, stride, most_tiles, K);
+    vector_carve(v, base, job->capacity, stride, most_tiles, K);
     if ((size_t)K > v->host_integrals) {
         free(v->host_sums);
         free(v->host_requests);
