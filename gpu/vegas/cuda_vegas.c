@@ -87,6 +87,9 @@ typedef struct cuda_vegas {
     double *component_partials;      /* vector integrands: K * max_blocks *
                                         2 ncomp, and */
     double *component_out;           /* 2 ncomp per member (else NULL) */
+    void *exact_host;                /* the MPI layer's passes: the block
+                                        partials on the host, grown */
+    size_t exact_host_bytes;
     double *sigma;                   /* Vegas+, per integral */
     long long *counts, *offsets;     /* Vegas+, cubes + 1 per integral */
     void *scan_temp;
@@ -140,6 +143,7 @@ static void cv_release(void *vegas_state)
     cudaFree(v->params);
     cudaFree(v->component_partials);
     cudaFree(v->component_out);
+    free(v->exact_host);
     cudaFree(v->sigma);
     cudaFree(v->counts);
     cudaFree(v->offsets);
@@ -480,47 +484,50 @@ static void to_sums(const pagani_vegas_partial *p, long long key_stride,
     }
 }
 
-/* Copies `count` items of `size` bytes from the device to a new host
- * array *out (NULL for none); PAGANI_ERR_NO_MEMORY or PAGANI_ERR_CUDA with
- * `what` in the message. */
-static int copy_down(pagani_context *ctx, const void *device, size_t count,
-                     size_t size, const char *what, void **out)
+/* v->exact_host with room for `bytes` bytes (grown, kept for the next
+ * passes); PAGANI_ERR_NO_MEMORY when it cannot be had. */
+static int exact_host(cuda_vegas *v, size_t bytes)
 {
-    cudaError_t err;
-    *out = count ? malloc(count * size) : NULL;
-    if (count && !*out)
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas: %zu %s", count,
-                           what);
-    if (!count) return PAGANI_OK;
-    err = cudaMemcpy(*out, device, count * size, cudaMemcpyDeviceToHost);
-    if (err == cudaSuccess) return PAGANI_OK;
-    free(*out);
-    *out = NULL;
-    return pagani_fail(ctx, PAGANI_ERR_CUDA, "Vegas: copying the %s: %s", what,
-                       cudaGetErrorString(err));
+    void *grown;
+    if (bytes <= v->exact_host_bytes) return PAGANI_OK;
+    if (!(grown = realloc(v->exact_host, bytes)))
+        return pagani_fail(v->st->ctx, PAGANI_ERR_NO_MEMORY, "Vegas: %zu bytes "
+                           "of block partials", bytes);
+    v->exact_host = grown;
+    v->exact_host_bytes = bytes;
+    return PAGANI_OK;
 }
 
 /* Each member's value and variance, and with several components every
  * component's, as exact sums of its blocks' partials (the blocks of
- * table, copied from the device) into exact[2 C i + 2 c] and [... + 1]
- * (C components; component 0's from the value and variance). A partial
- * that is not finite is left out: the pass's sums are then not finite,
- * and the device's stand. */
-static int exact_sums(const cuda_vegas *v, int count,
-                      const pagani_vegas_member *table, pagani_xsum *exact)
+ * table, copied from the device after the pass, in the stream) into
+ * exact[2 C i + 2 c] and [... + 1] (C components; component 0's from the
+ * value and variance). A partial that is not finite is left out: the
+ * pass's sums are then not finite, and the device's stand. */
+static int exact_sums(cuda_vegas *v, int count, const pagani_vegas_member *table,
+                      pagani_xsum *exact)
 {
-    pagani_context *ctx = v->st->ctx;
     const size_t blocks = (size_t)table[count].block_start;
     const size_t C2 = 2 * (size_t)v->job.ncomp;
-    pagani_vegas_partial *host;
-    double *comp = NULL;
-    int rc = copy_down(ctx, v->partials, blocks, sizeof *host,
-                       "block partials", (void **)&host);
+    const size_t partial_bytes = blocks * sizeof(pagani_vegas_partial);
+    const size_t comp_bytes = C2 > 2 ? blocks * C2 * sizeof(double) : 0;
+    const pagani_vegas_partial *host;
+    const double *comp;
+    int rc = exact_host(v, partial_bytes + comp_bytes);
 
-    if (rc == PAGANI_OK && C2 > 2)
-        rc = copy_down(ctx, v->component_partials, blocks, C2 * sizeof *comp,
-                       "component partials", (void **)&comp);
-    for (int i = 0; rc == PAGANI_OK && i < count; i++) {
+    if (rc != PAGANI_OK) return rc;
+    host = (const pagani_vegas_partial *)v->exact_host;
+    comp = (const double *)((char *)v->exact_host + partial_bytes);
+    CUDA_TRY(v->st->ctx, cudaMemcpyAsync(v->exact_host, v->partials,
+                                         partial_bytes, cudaMemcpyDeviceToHost,
+                                         v->st->stream));
+    if (comp_bytes)
+        CUDA_TRY(v->st->ctx, cudaMemcpyAsync((char *)v->exact_host + partial_bytes,
+                                             v->component_partials, comp_bytes,
+                                             cudaMemcpyDeviceToHost,
+                                             v->st->stream));
+    CUDA_TRY(v->st->ctx, cudaStreamSynchronize(v->st->stream));
+    for (int i = 0; i < count; i++) {
         pagani_xsum *x = exact + C2 * (size_t)i;
         for (size_t j = 0; j < C2; j++) pagani_xsum_zero(&x[j]);
         for (long long b = table[i].block_start; b < table[i + 1].block_start;
@@ -529,14 +536,12 @@ static int exact_sums(const cuda_vegas *v, int count,
                 pagani_xsum_add(&x[0], host[b].value);
                 pagani_xsum_add(&x[1], host[b].variance);
             }
-            for (size_t j = 2; comp && j < C2; j++)
+            for (size_t j = 2; comp_bytes && j < C2; j++)
                 if (isfinite(comp[C2 * (size_t)b + j]))
                     pagani_xsum_add(&x[j], comp[C2 * (size_t)b + j]);
         }
     }
-    free(host);
-    free(comp);
-    return rc;
+    return PAGANI_OK;
 }
 
 /* The pass's sums from the exact sums of its blocks (exact_sums), where
