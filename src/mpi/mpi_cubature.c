@@ -45,6 +45,7 @@ typedef struct mpi_cubature {
     size_t capacity;        /* integrals the buffers below hold */
     cubature_sums *all;     /* every rank's sums of a call: size x K */
     long long *counts;      /* every rank's counts: size x K */
+    int *classified;        /* per integral: classify's request to */
     int ncomp;              /* C, components of the integrand */
     double *components;     /* vector integrands: every rank's component
                                sums of a call, size x K x 2C */
@@ -55,6 +56,7 @@ void mpi_cubature_free(mpi_layer *L)
     if (!L->cubature_run) return;
     free(L->cubature_run->all);
     free(L->cubature_run->counts);
+    free(L->cubature_run->classified);
     free(L->cubature_run->components);
     free(L->cubature_run);
     L->cubature_run = NULL;
@@ -71,9 +73,11 @@ static int open_run(pagani_context *ctx, mpi_layer *L, int K)
     if (c->capacity < (size_t)K) {
         free(c->all);
         free(c->counts);
+        free(c->classified);
         c->all = malloc(want * sizeof *c->all);
         c->counts = malloc(want * sizeof *c->counts);
-        c->capacity = c->all && c->counts ? (size_t)K : 0;
+        c->classified = malloc((size_t)K * sizeof *c->classified);
+        c->capacity = c->all && c->counts && c->classified ? (size_t)K : 0;
         if (!c->capacity)
             return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature over "
                                "MPI: the sums of %d integrals", K);
@@ -313,17 +317,9 @@ static int mpi_cub_classify(void *state, const classify_request *requests,
     for (int k = 0; k < K; k++)
         if (requests[k].classify) combine_sums(L, c, k, &sums[k]);
     if (!components) return PAGANI_OK;
-    {
-        int take[64] = {0}, *t = K <= 64 ? take : malloc((size_t)K * sizeof *t);
-        if (!t)
-            return pagani_fail(c->ctx, PAGANI_ERR_NO_MEMORY, "cubature over "
-                               "MPI: %d integrals", K);
-        for (int k = 0; k < K; k++) t[k] = requests[k].classify;
-        rc = combine_components(L, c, PAGANI_OK, components, t,
-                                MPI_STEP_CUB_CLASSIFY);
-        if (t != take) free(t);
-        return rc;
-    }
+    for (int k = 0; k < K; k++) c->classified[k] = requests[k].classify;
+    return combine_components(L, c, PAGANI_OK, components, c->classified,
+                              MPI_STEP_CUB_CLASSIFY);
 }
 
 static int mpi_cub_threshold_stats(void *state, int integral, double threshold,
