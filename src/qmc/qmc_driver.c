@@ -123,6 +123,21 @@ static void close_run(qmc_run *run)
     free(run->ids);
 }
 
+/* Component c's estimate of integral k into the batch's components
+ * (several) and, for component 0, into its result res. */
+static void put_estimate(qmc_run *run, int k, int c, pagani_result *res,
+                         double value, double error)
+{
+    if (run->values) {
+        run->values[(size_t)k * run->ncomp + c] = value;
+        run->errors[(size_t)k * run->ncomp + c] = error;
+    }
+    if (c == 0) {
+        res->value = value;
+        res->error = error;
+    }
+}
+
 /* Adds the block's sums of the m-th running integral to its totals and
  * puts its estimate over N points per shift in its result (the error
  * +infinity when either overflowed). Returns 0 when f was not finite
@@ -143,16 +158,11 @@ static int add_block(qmc_run *run, int m, int it, unsigned long long N,
     if (fault->k && !jacobian_overflow) {
         if (!run->nonfinite.k || k < run->nonfinite.integral)
             run->nonfinite = *fault;
-        for (int c = 0; c < C && run->values; c++) {
-            run->values[(size_t)k * C + c] = NAN;
-            run->errors[(size_t)k * C + c] = INFINITY;
-        }
-        res->value = NAN;
-        res->error = INFINITY;
+        for (int c = 0; c < C; c++) put_estimate(run, k, c, res, NAN, INFINITY);
         res->status = PAGANI_NO_PROGRESS;
         return 0;
     }
-    for (int c = C - 1; c >= 0; c--) { /* component 0 last: the result's */
+    for (int c = 0; c < C; c++) {
         pagani_xsum *total = &run->total[((size_t)k * C + c) * R];
         pagani_qmc_estimate est;
         for (int r = 0; r < R; r++)
@@ -160,13 +170,9 @@ static int add_block(qmc_run *run, int m, int it, unsigned long long N,
         pagani_qmc_estimate_sums(&run->job, k, total, N, &est);
         if (jacobian_overflow && c == fault->component)
             est.value = copysign(INFINITY, fault->value);
-        res->value = est.value;
-        res->error = isfinite(est.value) && isfinite(est.error) ? est.error
-                                                                : INFINITY;
-        if (run->values) {
-            run->values[(size_t)k * C + c] = res->value;
-            run->errors[(size_t)k * C + c] = res->error;
-        }
+        put_estimate(run, k, c, res, est.value,
+                     isfinite(est.value) && isfinite(est.error) ? est.error
+                                                                : INFINITY);
     }
     return 1;
 }
