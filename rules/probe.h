@@ -14,17 +14,26 @@
  * its value that way, a jump 1.5e-4 past x = 0.0625 lost 3e-3.
  *
  * Probes are f at the 2^n points c_d +- (1/2 - PAGANI_PROBE_INSET) h_d,
- * next to the region's vertices, where no rule point lies. When the
- * largest |f| at a probe exceeds PAGANI_PROBE_RATIO times the largest |f|
- * at the rule's points, the rule has missed what the probes saw: the
- * region's error becomes at least volume * max |f(probe)| (all that the
- * missed feature could hold), and the region is split along the axis
- * across which the probes differ most, |sum over probes of +-|f||, + on
- * the upper side of the axis, so that refinement brings rule points onto
- * the feature. A region whose rule resolves f does not vary by a factor
- * PAGANI_PROBE_RATIO between its corner set and its vertices, so its
- * estimate is untouched; nor is a region where f is negligible everywhere
- * (its error stays negligible).
+ * next to the region's vertices, where no rule point lies. The probes have
+ * missed the rule's view of f in two ways:
+ *  - above: the largest |f| at a probe exceeds PAGANI_PROBE_RATIO times
+ *    the largest |f| at the rule's points (a peak reaching in);
+ *  - below: where |f| keeps one sign over the rule's points, between
+ *    rule_min > 0 and rule_max, the smallest |f| at a probe is below
+ *    rule_min (rule_min / rule_max)^3, outside the rule's range on a log
+ *    scale by three times its width (a jump to
+ *    0 or down to a lower level in the sliver between the points and a
+ *    face: f drops where the rule saw it level).
+ * A smooth f does not leave its range so far between the rule's outermost
+ * points and the vertices: a log-quadratic f (a Gaussian centred in the
+ * region, the worst smooth case) leaves it by about 1.1 times its width in
+ * 8-D, hence 3. When the error the probes say a region must carry
+ * (pagani_probe_floor) exceeds its error, that becomes its error, and the
+ * region is split along the axis across which the
+ * probes differ most, |sum over probes of +-|f||, + on the upper side of
+ * the axis, so that refinement brings rule points onto the feature. A
+ * region whose rule resolves f is untouched, as is a region where f is
+ * negligible everywhere (its error stays negligible).
  *
  * Only the regions that an iteration could finish are probed (the
  * driver's bounds on E), and only in 2 <= n <= PAGANI_PROBE_MAX_DIM:
@@ -37,8 +46,11 @@
 
 #include "hostdevice.h" /* PAGANI_HD */
 
-#define PAGANI_PROBE_INSET 1e-3
+#define PAGANI_PROBE_INSET 1e-4
 #define PAGANI_PROBE_RATIO 1e3
+/* Where a running minimum of |f| starts: DBL_MAX, above any finite |f|
+ * (NVRTC has no <float.h> or INFINITY). */
+#define PAGANI_PROBE_NO_MIN 1.7976931348623157e308
 #define PAGANI_PROBE_MAX_DIM 10
 
 /* How many probes a region of dimension n gets: 2^n or 0. */
@@ -55,11 +67,20 @@ PAGANI_HD double pagani_probe_coordinate(int v, int d, double c, double h)
     return ((v >> d) & 1) ? c + half * h : c - half * h;
 }
 
-/* Whether the probes saw what the rule's points did not: the largest |f|
- * at the probes and at the rule's points. */
-PAGANI_HD int pagani_probe_missed(double probe_max, double rule_max)
+/* The error that region's probes say it must at least carry, from the
+ * largest and smallest |f| at the probes and at the rule's points: above,
+ * volume * probe_max (all the peak could hold); below, volume * (rule_min
+ * - probe_min) (what the rule's level loses where f drops); 0 when the
+ * probes saw nothing the rule missed. */
+PAGANI_HD double pagani_probe_floor(double volume, double probe_max, double probe_min,
+                                    double rule_max, double rule_min)
 {
-    return probe_max > PAGANI_PROBE_RATIO * rule_max;
+    const double q = rule_min / rule_max;
+    double floor = 0.0;
+    if (probe_max > PAGANI_PROBE_RATIO * rule_max) floor = volume * probe_max;
+    if (rule_min > 0.0 && probe_min < rule_min * q * q * q)
+        floor = fmax(floor, volume * (rule_min - probe_min));
+    return floor;
 }
 
 #endif /* PAGANI_PROBE_H */

@@ -3,6 +3,7 @@
  * dimension, create (which table for which (n, degree)), destroy, and the
  * coordinates of a rule point or probe in a region.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "rules/rule_table.h"

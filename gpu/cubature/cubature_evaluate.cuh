@@ -27,11 +27,18 @@
 #define PAGANI_DO_PRAGMA(x) _Pragma(#x)
 #define PAGANI_UNROLL(k) PAGANI_DO_PRAGMA(unroll k)
 
-/* Warp-wide maximum (exact, so the order does not matter). */
+/* Warp-wide maximum and minimum (exact, so the order does not matter). */
 __device__ __forceinline__ double pagani_warp_max(double v)
 {
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, off));
+    return v;
+}
+
+__device__ __forceinline__ double pagani_warp_min(double v)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) v = fmin(v, __shfl_xor_sync(0xffffffffu, v, off));
     return v;
 }
 
@@ -55,8 +62,9 @@ __device__ __forceinline__ double pagani_warp_max(double v)
  * the region in parallel: its lanes take the null-rule terms (k, s) and
  * the axes d, warp maxima combine them (maxima are exact, so the result is
  * the serial one), and lane 0 writes the value V, raw error E and split
- * axis K, and the largest |f| at its points (as a float, for the probe
- * kernel). A NaN or infinite f counts as 0 and its (region, point) goes to
+ * axis K, and for the probe kernel the largest |f| at its points and
+ * the ratio of the smallest to it (a float: a ratio below its range reads
+ * 0, which only turns the probes' test below off). A NaN or infinite f counts as 0 and its (region, point) goes to
  * nonfinite[k], the smallest key kept (atomicMin on region << 21 | point),
  * so the report is deterministic.
  */
@@ -76,7 +84,8 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                          double *__restrict__ error,
                          signed char *__restrict__ axis,
                          unsigned long long *nonfinite,
-                         float *__restrict__ rule_max)
+                         double *__restrict__ rule_max,
+                         float *__restrict__ rule_min_ratio)
 {
     extern __shared__ double pagani_smem[];
     const int tpr = shape.tpr;
@@ -87,7 +96,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     const int nfd = 4 * PAGANI_N + 1;
     double *weights = pagani_smem;
     double *fd = pagani_smem + nw5 + group * nfd;
-    double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 6;
+    double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 7;
     const long long region = (long long)blockIdx.x * groups + group;
     const bool live = region < count;
     const long long src = shape.implicit ? region >> 1 : region;
@@ -99,6 +108,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     const void *p = params + k * params_stride;
     double c[PAGANI_N], h[PAGANI_N];
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, fmax_q = 0.0;
+    double fmin_q = PAGANI_PROBE_NO_MIN;
     int split = -1; /* the parent's split axis (implicit lists) */
 
     for (int t = threadIdx.x; t < nw5; t += blockDim.x)
@@ -145,6 +155,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                 fq = 0.0;
             }
             fmax_q = fmax(fmax_q, fabs(fq));
+            fmin_q = fmin(fmin_q, fabs(fq));
             {
                 const double *w = weights + 5 * tuple;
                 s0 = fma(w[0], fq, s0);
@@ -167,14 +178,16 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         s4 += __shfl_down_sync(0xffffffffu, s4, off);
     }
     fmax_q = pagani_warp_max(fmax_q);
+    fmin_q = pagani_warp_min(fmin_q);
     if ((lane & 31) == 0) {
-        double *slot = partial + (lane >> 5) * 6;
+        double *slot = partial + (lane >> 5) * 7;
         slot[0] = s0;
         slot[1] = s1;
         slot[2] = s2;
         slot[3] = s3;
         slot[4] = s4;
         slot[5] = fmax_q;
+        slot[6] = fmin_q;
     }
     __syncthreads();
     if (!live || lane >= 32) return;
@@ -182,13 +195,15 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     /* The group's first warp: the five sums, the same in every lane. */
     double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, r4 = 0.0, volume = 1.0, e;
     fmax_q = 0.0;
+    fmin_q = PAGANI_PROBE_NO_MIN;
     for (int w = 0; w < tpr / 32; w++) {
-        r0 += partial[w * 6 + 0];
-        r1 += partial[w * 6 + 1];
-        r2 += partial[w * 6 + 2];
-        r3 += partial[w * 6 + 3];
-        r4 += partial[w * 6 + 4];
-        fmax_q = fmax(fmax_q, partial[w * 6 + 5]);
+        r0 += partial[w * 7 + 0];
+        r1 += partial[w * 7 + 1];
+        r2 += partial[w * 7 + 2];
+        r3 += partial[w * 7 + 3];
+        r4 += partial[w * 7 + 4];
+        fmax_q = fmax(fmax_q, partial[w * 7 + 5]);
+        fmin_q = fmin(fmin_q, partial[w * 7 + 6]);
     }
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) volume *= h[d];
@@ -236,7 +251,8 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         value[region] = volume * r0;
         error[region] = e;
         axis[region] = (signed char)split_axis;
-        rule_max[region] = (float)fmax_q;
+        rule_max[region] = fmax_q;
+        rule_min_ratio[region] = fmax_q > 0.0 ? (float)(fmin_q / fmax_q) : 0.0f;
     }
 }
 #endif /* !PAGANI_VECTOR */

@@ -72,9 +72,9 @@ pagani_vec_stage(const double *x, const void *p, double *stage, int row,
  * NULL, single_below and single_relative), the lanes evaluate the 2^n
  * probes likewise, each keeping per axis the sum of +-a (a = max_c
  * weight(c) |f_c| at its probe) and each owner
- * the largest |f_c|; a component whose probes saw more than its rule
- * points did (pagani_probe_missed) gets E_c = max(E_c, volume * that),
- * and then the axis is that of the largest |sum| and (V, E) are formed
+ * the largest and smallest |f_c|; a component whose probes left the range
+ * its rule points saw gets E_c = max(E_c, pagani_probe_floor(...)), and
+ * then the axis is that of the largest |sum| and (V, E) are formed
  * anew. Lane 0 writes V, E and the axis, the owners V_c and E_c at
  * comp_value[region * PAGANI_NCOMP + c] (coalesced). Shared memory:
  * 5 doubles a weight tuple, PAGANI_VEC_REGION_DOUBLES a region.
@@ -126,7 +126,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
     const double ratio = consts[PAGANI_EVC_RATIO];
     const int ne = shape.nexplicit;
     double c[PAGANI_N], h[PAGANI_N], volume = 1.0;
-    double sums[PAGANI_VEC_OWN][5], rule_max[PAGANI_VEC_OWN];
+    double sums[PAGANI_VEC_OWN][5], rule_max[PAGANI_VEC_OWN], rule_min[PAGANI_VEC_OWN];
     double best_diff[PAGANI_VEC_OWN];
     int best_axis[PAGANI_VEC_OWN];
     int split = shape.implicit ? parent_axis[src] : -1;
@@ -145,6 +145,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
     for (int j = 0; j < PAGANI_VEC_OWN; j++) {
         for (int i = 0; i < 5; i++) sums[j][i] = 0.0;
         rule_max[j] = best_diff[j] = 0.0;
+        rule_min[j] = PAGANI_PROBE_NO_MIN;
         best_axis[j] = -1;
     }
 
@@ -182,6 +183,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
                 const double fq = fc[row],
                              *w = pagani_smem + 5 * row_tuple[row];
                 rule_max[j] = fmax(rule_max[j], fabs(fq));
+                rule_min[j] = fmin(rule_min[j], fabs(fq));
 #pragma unroll
                 for (int i = 0; i < 5; i++)
                     sums[j][i] = fma(w[i], fq, sums[j][i]);
@@ -242,12 +244,15 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
     const double relative = probes ? probes[2 * k + 1] : single_relative;
     if (probing && shape.nprobes > 0 &&
         (e <= below || e <= relative * fabs(v))) {
-        double across[PAGANI_N], probe_max[PAGANI_VEC_OWN];
+        double across[PAGANI_N], probe_max[PAGANI_VEC_OWN], probe_min[PAGANI_VEC_OWN];
         bool missed = false;
 #pragma unroll
         for (int d = 0; d < PAGANI_N; d++) across[d] = 0.0;
 #pragma unroll
-        for (int j = 0; j < PAGANI_VEC_OWN; j++) probe_max[j] = 0.0;
+        for (int j = 0; j < PAGANI_VEC_OWN; j++) {
+            probe_max[j] = 0.0;
+            probe_min[j] = PAGANI_PROBE_NO_MIN;
+        }
 #pragma unroll 1
         for (int r = 0; r < shape.nprobes; r += PAGANI_VEC_ROWS) {
             const int rows = shape.nprobes - r < PAGANI_VEC_ROWS
@@ -272,19 +277,22 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
             for (int j = 0; j < PAGANI_VEC_OWN; j++) {
                 const int comp = lane + 32 * j;
                 if (comp >= PAGANI_NCOMP) break;
-                for (int row = 0; row < rows; row++)
-                    probe_max[j] =
-                        fmax(probe_max[j],
-                             fabs(stage[comp * (PAGANI_VEC_ROWS + 1) + row]));
+                for (int row = 0; row < rows; row++) {
+                    const double a = fabs(stage[comp * (PAGANI_VEC_ROWS + 1) + row]);
+                    probe_max[j] = fmax(probe_max[j], a);
+                    probe_min[j] = fmin(probe_min[j], a);
+                }
             }
             __syncwarp();
         }
 #pragma unroll
         for (int j = 0; j < PAGANI_VEC_OWN; j++) {
             const int comp = lane + 32 * j;
-            if (comp < PAGANI_NCOMP &&
-                pagani_probe_missed(probe_max[j], rule_max[j])) {
-                errc[comp] = fmax(errc[comp], volume * probe_max[j]);
+            if (comp >= PAGANI_NCOMP) break;
+            const double floor = pagani_probe_floor(volume, probe_max[j], probe_min[j],
+                                                    rule_max[j], rule_min[j]);
+            if (floor > errc[comp]) {
+                errc[comp] = floor;
                 missed = true;
             }
         }

@@ -16,11 +16,12 @@
  * j takes probes j, j + 32, ... (2^n of them, points npoints + v in the
  * rule's numbering), keeping the largest |f| and per axis the sum of
  * +-|f| (+ on the upper side); butterfly shuffles combine the lanes
- * (exact for the maximum; for the sums the same order on every run). When
- * the probes saw more than the rule's points (rule_max, from the evaluate
- * kernel) by PAGANI_PROBE_RATIO, lane 0 raises E to volume * max
- * |f(probe)| and sets the split axis to the one of the largest |sum|, as
- * the CPU backend does. A NaN or infinite f counts as 0 and is reported
+ * (exact for the maximum and minimum; for the sums the same order on
+ * every run). When the error the probes set against the rule's largest
+ * |f| and smallest over largest (rule_max, rule_min_ratio, from the
+ * evaluate kernel; pagani_probe_floor) exceeds E, lane 0 raises E to it
+ * and sets the split axis to the one of the largest |sum|, as the CPU
+ * backend does. A NaN or infinite f counts as 0 and is reported
  * through nonfinite[k] like the evaluate kernel's.
  */
 extern "C" __global__ void __launch_bounds__(256)
@@ -35,7 +36,8 @@ pagani_cubature_probe(const double *__restrict__ lower,
                       double single_relative, const char *params,
                       unsigned long long params_stride,
                       const double *__restrict__ value,
-                      const float *__restrict__ rule_max,
+                      const double *__restrict__ rule_max,
+                      const float *__restrict__ rule_min_ratio,
                       double *__restrict__ error,
                       signed char *__restrict__ axis,
                       unsigned long long *nonfinite)
@@ -55,6 +57,7 @@ pagani_cubature_probe(const double *__restrict__ lower,
     const long long src = shape.implicit ? region >> 1 : region;
     const int split = shape.implicit ? parent_axis[src] : -1;
     double c[PAGANI_N], h[PAGANI_N], across[PAGANI_N], volume = 1.0, probe_max = 0.0;
+    double probe_min = PAGANI_PROBE_NO_MIN;
     bool reported = false;
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
@@ -81,11 +84,16 @@ pagani_cubature_probe(const double *__restrict__ lower,
         }
         a = fabs(a);
         probe_max = fmax(probe_max, a);
+        probe_min = fmin(probe_min, a);
 #pragma unroll
         for (int d = 0; d < PAGANI_N; d++) across[d] += ((p >> d) & 1) ? a : -a;
     }
     probe_max = pagani_warp_max(probe_max);
-    if (!pagani_probe_missed(probe_max, (double)rule_max[region])) return;
+    probe_min = pagani_warp_min(probe_min);
+    const double rmax = rule_max[region];
+    const double floor = pagani_probe_floor(volume, probe_max, probe_min, rmax,
+                                            rmax * (double)rule_min_ratio[region]);
+    if (!(floor > e)) return;
     int split_axis = 0;
     double best = -1.0;
 #pragma unroll
@@ -98,7 +106,7 @@ pagani_cubature_probe(const double *__restrict__ lower,
         }
     }
     if (lane == 0) {
-        error[region] = fmax(e, volume * probe_max);
+        error[region] = floor;
         axis[region] = (signed char)split_axis;
     }
 #endif

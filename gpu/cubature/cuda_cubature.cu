@@ -800,15 +800,19 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     shape.implicit = c->implicit;
     if (c->vec.ncomp > 1)
         return vector_evaluate(st, shape, probing, probe_below[0], probe_relative[0]);
-    /* The rule's largest |f| per region waits in the scan buffer for the
-     * probe kernel (filter_split's scan comes later). */
-    float *rule_max = (float *)c->scan;
+    /* The rule's largest |f| per region waits for the probe kernel in the
+     * box list that is not current (n stride >= capacity doubles; free
+     * until filter_split writes it), the smallest over the largest in the
+     * scan buffer (filter_split's scan comes later). */
+    double *rule_max = c->lower[1 - c->cur];
+    float *rule_min_ratio = (float *)c->scan;
 
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
-                               (size_t)groups * (tpr / 32) * 6);
+                               (size_t)groups * (tpr / 32) * 7);
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
                     &initial, &dense, &tuples, &consts, &shape, &params, &params_stride,
-                    &c->value, &c->error, &c->axis, &c->nonfinite, &rule_max};
+                    &c->value, &c->error, &c->axis, &c->nonfinite, &rule_max,
+                    &rule_min_ratio};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
@@ -816,7 +820,8 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
         void *probe_args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets,
                               &integrals, &initial, &shape, &probes, &single_below,
                               &single_relative, &params, &params_stride, &c->value,
-                              &rule_max, &c->error, &c->axis, &c->nonfinite};
+                              &rule_max, &rule_min_ratio, &c->error, &c->axis,
+                              &c->nonfinite};
         if (probes)
             CUDA_TRY(st->ctx, cudaMemcpyAsync(c->probes, c->probes_host,
                                               2 * (size_t)integrals * sizeof(double),

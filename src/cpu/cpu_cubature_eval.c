@@ -42,38 +42,46 @@ static double weight_of(const cpu_cubature *c, int owner, int k)
 }
 
 /* The probes of region i (probe.h), component by component: a component
- * whose largest |f_k| at the probes exceeds what its largest at the rule's
- * points, rule_max[k], allows gets its error raised to volume times that;
- * when any did, the region is split across the axis where the probes'
- * weighted largest |f_k| differ most. Returns whether any did. scratch:
- * 2n + 2 ncomp doubles. */
+ * whose |f_k| at the probes leaves the range its rule's points saw,
+ * rule_max[k] and rule_min[k], gets its error raised to the floor the
+ * probes set, when that is larger; when any did, the region is split across the axis
+ * where the probes' weighted largest |f_k| differ most. Returns whether
+ * any did. scratch: 2n + 3 ncomp doubles. */
 static int check_probes(const cpu_cubature *c, long long i, const void *params,
                         const double *lo, const double *w, double volume,
-                        const double *rule_max, double *error, double *scratch,
-                        int *first_bad)
+                        const double *rule_max, const double *rule_min,
+                        double *error, double *scratch, int *first_bad)
 {
     const int n = c->n, C = c->ncomp, owner = c->owner[c->cur][i];
     double *x = scratch, *side = x + n, *fx = side + n, *probe_max = fx + C;
+    double *probe_min = probe_max + C;
     int axis = 0, missed = 0;
 
     for (int d = 0; d < n; d++) side[d] = 0.0;
-    for (int k = 0; k < C; k++) probe_max[k] = 0.0;
+    for (int k = 0; k < C; k++) {
+        probe_max[k] = 0.0;
+        probe_min[k] = PAGANI_PROBE_NO_MIN;
+    }
     for (int v = 0; v < c->rule->nprobes; v++) {
         double a = 0.0;
         f_at(c, params, c->rule->npoints + v, lo, w, x, fx, first_bad);
         for (int k = 0; k < C; k++) {
             double ak = fabs(fx[k]);
-            if (ak > probe_max[k]) probe_max[k] = ak;
+            probe_max[k] = fmax(probe_max[k], ak);
+            probe_min[k] = fmin(probe_min[k], ak);
             ak *= weight_of(c, owner, k);
             if (ak > a) a = ak;
         }
         for (int d = 0; d < n; d++) side[d] += (v >> d & 1) ? a : -a;
     }
-    for (int k = 0; k < C; k++)
-        if (pagani_probe_missed(probe_max[k], rule_max[k])) {
-            error[k] = fmax(error[k], volume * probe_max[k]);
+    for (int k = 0; k < C; k++) {
+        double floor = pagani_probe_floor(volume, probe_max[k], probe_min[k],
+                                          rule_max[k], rule_min[k]);
+        if (floor > error[k]) {
+            error[k] = floor;
             missed = 1;
         }
+    }
     if (!missed) return 0;
     for (int d = 1; d < n; d++)
         if (fabs(side[d]) > fabs(side[axis])) axis = d;
@@ -102,7 +110,8 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     const void *params = cpu_region_params(c, i);
     double *lo = scratch, *w = lo + n, *x = w + n, *fx = x + n;
     double *f_axis = fx + C, *sums = f_axis + (size_t)axis_points * C;
-    double *rule_max = sums + 5 * C, *value = rule_max + C, *error = value + C;
+    double *rule_max = sums + 5 * C, *rule_min = rule_max + C;
+    double *value = rule_min + C, *error = value + C;
     double *probe_scratch = error + C, volume = 1.0;
     int first_bad = -1;
     long long p;
@@ -110,15 +119,20 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     cpu_region_box(c, i, lo, w);
     for (int d = 0; d < n; d++) volume *= w[d];
     for (int k = 0; k < 5 * C; k++) sums[k] = 0.0;
-    for (int k = 0; k < C; k++) rule_max[k] = 0.0;
+    for (int k = 0; k < C; k++) {
+        rule_max[k] = 0.0;
+        rule_min[k] = PAGANI_PROBE_NO_MIN;
+    }
     for (p = 0; p < r->npoints; p++) {
         const double *wk = p < r->nexplicit ? r->weights + 5 * p : r->corner_weights;
         f_at(c, params, p, lo, w, x, fx, &first_bad);
         if (p <= 4 * n && p < r->nexplicit)
             for (int k = 0; k < C; k++) f_axis[k * axis_points + p] = fx[k];
         /* sums[j * C + k]: loops over the components vectorise */
-        for (int k = 0; k < C; k++)
-            if (fabs(fx[k]) > rule_max[k]) rule_max[k] = fabs(fx[k]);
+        for (int k = 0; k < C; k++) {
+            rule_max[k] = fmax(rule_max[k], fabs(fx[k]));
+            rule_min[k] = fmin(rule_min[k], fabs(fx[k]));
+        }
         for (int j = 0; j < 5; j++)
             for (int k = 0; k < C; k++) sums[j * C + k] += wk[j] * fx[k];
     }
@@ -132,7 +146,7 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     cpu_store_region(c, i, value, error);
     if ((c->error[i] <= probe_below ||
          c->error[i] <= probe_relative * fabs(c->value[i])) &&
-        check_probes(c, i, params, lo, w, volume, rule_max, error,
+        check_probes(c, i, params, lo, w, volume, rule_max, rule_min, error,
                      probe_scratch, &first_bad))
         cpu_store_region(c, i, value, error);
     c->bad_point[i] = first_bad;
