@@ -22,16 +22,18 @@
  *    rule_min > 0 and rule_max, the smallest |f| at a probe is below
  *    rule_min (rule_min / rule_max)^3, outside the rule's range on a log
  *    scale by three times its width, and rule_min - probe_min exceeds
- *    half the range rule_max - rule_min (a jump to 0 or down to a lower
- *    level in the sliver between the points and a face: f drops where
- *    the rule saw it level).
+ *    the range rule_max - rule_min (a jump to 0 or down to a lower level
+ *    in the sliver between the points and a face: f drops where the rule
+ *    saw it level).
  * A smooth f does not leave its range so far between the rule's outermost
- * points and the vertices. On a log scale a log-quadratic f (a Gaussian
- * centred in the region, the worst smooth case) leaves it by about 1.1
- * times its width in 8-D, hence 3; a smooth f that crosses 0 just past
- * the points leaves it without bound, but only by about a quarter of its
- * range on a linear scale (f is about linear across the last 16% of the
- * width), hence the half.
+ * points and the vertices, which lie 1.46 times as far from the centre as
+ * the rule's corner points. On a log scale a log-quadratic f (a Gaussian
+ * centred in the region) leaves it by about 1.1 times its width, hence 3;
+ * a smooth f that crosses 0 just past the points leaves it without bound,
+ * but on a linear scale by less than its range: even cos(s), 1 at the
+ * centre and 1/2 at the corner points, drops by 0.92 of its range at the
+ * vertices. Only the log test alone split the zero crossings of f1 8D
+ * until the evaluation cap.
  * When the error the probes say a region must carry
  * (pagani_probe_floor) exceeds its error, that becomes its error, and the
  * region is split along the axis across which the
@@ -84,7 +86,7 @@ PAGANI_HD double pagani_probe_floor(double volume, double probe_max, double prob
     double floor = 0.0;
     if (probe_max > PAGANI_PROBE_RATIO * rule_max) floor = volume * probe_max;
     if (rule_min > 0.0 && probe_min < rule_min * q * q * q &&
-        rule_min - probe_min > 0.5 * (rule_max - rule_min))
+        rule_min - probe_min > rule_max - rule_min)
         floor = fmax(floor, volume * (rule_min - probe_min));
     return floor;
 }
