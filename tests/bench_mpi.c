@@ -14,8 +14,14 @@
  * imbalance of the ranks' active regions (pagani_mpi_imbalance: the
  * largest over the mean). tests/bench_mpi.sh
  * runs it for several rank counts and adds speed-up and efficiency.
- * "quick" runs smaller cases (a smoke run on a small machine).
+ * "quick" runs smaller cases (a smoke run on a small machine); "gpus"
+ * runs the multi-GPU strong-scaling rows instead (cubature f4 and f5 8D
+ * to 1e-8, f2 6D to 1e-9, f1 8D without the relative-error filter to
+ * 1e-6; Vegas f4 5D and f5 8D at 1e9 calls an iteration for 10
+ * iterations; QMC on an 8-D oscillatory Genz integrand to 1e-8), each
+ * run stopped after GPUS_CAP seconds by its progress callback.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,11 +38,22 @@ typedef struct bench_case {
     double epsrel, quick_epsrel;
     double calls;           /* Vegas: calls per iteration */
     double truth;
+    unsigned flags;         /* cubature flags */
+    int iterations;         /* Vegas: a fixed count (0: to the tolerance) */
 } bench_case;
+
+#define GPUS_CAP 30.0 /* seconds a run of the "gpus" rows may take */
+
+/* Stops a run once it has taken GPUS_CAP seconds (data: its start). */
+static int cap_progress(int it, long long size, double value, double error, void *data)
+{
+    (void)it; (void)size; (void)value; (void)error;
+    return MPI_Wtime() - *(const double *)data > GPUS_CAP;
+}
 
 /* One run: rank 0 prints its row. */
 static void run(pagani_context *ctx, const bench_case *c, int quick,
-                int ranks, int rank)
+                int capped, int ranks, int rank)
 {
     double lower[PAGANI_MAX_DIM] = {0}, upper[PAGANI_MAX_DIM];
     pagani_options opt = pagani_options_default(c->method);
@@ -49,6 +66,12 @@ static void run(pagani_context *ctx, const bench_case *c, int quick,
     memset(&r, 0, sizeof r);
     opt.epsrel = quick ? c->quick_epsrel : c->epsrel;
     if (c->calls > 0) opt.vegas_calls = quick ? c->calls / 10 : c->calls;
+    if (c->iterations > 0) opt.max_iterations = c->iterations;
+    opt.flags |= c->flags;
+    if (capped) {
+        opt.progress = cap_progress;
+        opt.progress_data = &start;
+    }
     rc = pagani_integrand_create(ctx, &f, c->n, c->def);
     comm = pagani_mpi_seconds(ctx);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -80,22 +103,33 @@ static void run(pagani_context *ctx, const bench_case *c, int quick,
 
 int main(int argc, char **argv)
 {
+    const bench_case gpus_cases[] = {
+        {PAGANI_CUBATURE, "f4", &suite_f4, 8, 1e-8, 1e-8, 0, suite_truth(4, 8), 0, 0},
+        {PAGANI_CUBATURE, "f5", &suite_f5, 8, 1e-8, 1e-8, 0, suite_truth(5, 8), 0, 0},
+        {PAGANI_CUBATURE, "f2", &suite_f2, 6, 1e-9, 1e-9, 0, suite_truth(2, 6), 0, 0},
+        {PAGANI_CUBATURE, "f1", &suite_f1, 8, 1e-6, 1e-6, 0, suite_truth(1, 8),
+         PAGANI_FLAG_NO_RELERR_FILTER, 0},
+        {PAGANI_VEGAS, "f4", &suite_f4, 5, 1e-12, 1e-12, 1e9, suite_truth(4, 5), 0, 10},
+        {PAGANI_VEGAS, "f5", &suite_f5, 8, 1e-12, 1e-12, 1e9, suite_truth(5, 8), 0, 10},
+        {PAGANI_QMC, "qmc_genz_osc", &qmc_genz_osc, 8, 1e-8, 1e-8, 0,
+         qmc_genz_osc_exact(8, 0.0, 1.0), 0, 0},
+    };
     const bench_case cases[] = {
         {PAGANI_QMC, "qmc_genz_osc", &qmc_genz_osc, 8, 1e-7, 1e-5, 0,
-         qmc_genz_osc_exact(8, 0.0, 1.0)},
-        {PAGANI_QMC, "f5", &suite_f5, 8, 1e-4, 1e-2, 0, suite_truth(5, 8)},
+         qmc_genz_osc_exact(8, 0.0, 1.0), 0, 0},
+        {PAGANI_QMC, "f5", &suite_f5, 8, 1e-4, 1e-2, 0, suite_truth(5, 8), 0, 0},
         {PAGANI_VEGAS, "f4", &suite_f4, 5, 1e-3, 1e-3, 1e7,
-         suite_truth(4, 5)},
+         suite_truth(4, 5), 0, 0},
         {PAGANI_VEGAS, "f5", &suite_f5, 8, 1e-3, 1e-3, 1e7,
-         suite_truth(5, 8)},
+         suite_truth(5, 8), 0, 0},
         {PAGANI_CUBATURE, "f4", &suite_f4, 5, 1e-7, 1e-5, 0,
-         suite_truth(4, 5)},
+         suite_truth(4, 5), 0, 0},
         {PAGANI_CUBATURE, "f2", &suite_f2, 6, 1e-6, 1e-2, 0,
-         suite_truth(2, 6)},
+         suite_truth(2, 6), 0, 0},
     };
     pagani_backend backend = PAGANI_BACKEND_CPU;
     pagani_context *ctx = NULL;
-    int rank, ranks, quick = 0, rc;
+    int rank, ranks, quick = 0, gpus = 0, rc;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -103,6 +137,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "cuda")) backend = PAGANI_BACKEND_CUDA;
         else if (!strcmp(argv[i], "quick")) quick = 1;
+        else if (!strcmp(argv[i], "gpus")) gpus = 1;
     }
     rc = pagani_mpi_context_create(&ctx, backend, MPI_COMM_WORLD);
     if (rc != PAGANI_OK) {
@@ -110,8 +145,10 @@ int main(int argc, char **argv)
             printf("context: %s: %s\n", pagani_strerror(rc),
                    pagani_context_message(ctx));
     } else {
-        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-            run(ctx, &cases[i], quick, ranks, rank);
+        const bench_case *list = gpus ? gpus_cases : cases;
+        size_t count = gpus ? sizeof gpus_cases / sizeof gpus_cases[0]
+                            : sizeof cases / sizeof cases[0];
+        for (size_t i = 0; i < count; i++) run(ctx, &list[i], quick, gpus, ranks, rank);
     }
     pagani_context_destroy(ctx);
     MPI_Finalize();
