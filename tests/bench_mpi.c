@@ -18,8 +18,9 @@
  * runs the multi-GPU strong-scaling rows instead (cubature f4 and f5 8D
  * to 1e-8, f2 6D to 1e-9, f1 8D without the relative-error filter to
  * 1e-6; Vegas f4 5D and f5 8D at 1e9 calls an iteration for 10
- * iterations; QMC on an 8-D oscillatory Genz integrand to 1e-8), each
- * run stopped after GPUS_CAP seconds by its progress callback.
+ * iterations; QMC on an 8-D oscillatory Genz integrand to 1e-8) with
+ * epsabs 0, each after an untimed one-iteration run (its kernels
+ * compiled) and stopped after GPUS_CAP seconds by its progress callback.
  */
 #include <math.h>
 #include <stdio.h>
@@ -69,6 +70,13 @@ static void run(pagani_context *ctx, const bench_case *c, int quick,
     if (c->iterations > 0) opt.max_iterations = c->iterations;
     opt.flags |= c->flags;
     if (capped) {
+        pagani_options once = opt;
+        once.max_iterations = 1;
+        if (pagani_integrand_create(ctx, &f, c->n, c->def) == PAGANI_OK)
+            pagani_integrate(ctx, f, lower, upper, &once, &r);
+        pagani_integrand_destroy(f);
+        f = NULL;
+        opt.epsabs = 0.0;
         opt.progress = cap_progress;
         opt.progress_data = &start;
     }
