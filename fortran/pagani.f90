@@ -55,6 +55,7 @@ module pagani
         enumerator :: PAGANI_ERR_SYSTEM
         enumerator :: PAGANI_ERR_PARAMS
         enumerator :: PAGANI_ERR_COMPONENTS
+        enumerator :: PAGANI_ERR_STOPPED
     end enum
 
     ! pagani_backend
@@ -221,6 +222,13 @@ module pagani
             type(c_ptr), value :: ctx
             type(c_ptr) :: message
         end function
+
+        ! asks the integration running on ctx (another thread) to stop
+        subroutine pagani_context_request_stop(ctx) &
+                bind(c, name='pagani_context_request_stop')
+            import :: c_ptr
+            type(c_ptr), value :: ctx
+        end subroutine
 
         ! ---- integrands ----
         function pagani_integrand_from_function(ctx, f, n, function, params, &

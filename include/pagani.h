@@ -52,10 +52,14 @@ typedef enum pagani_error {
     PAGANI_ERR_PARAMS,            /* the integrand's source reads p (or
                                      params) and its parameter block is
                                      missing or shorter than an index read */
-    PAGANI_ERR_COMPONENTS         /* ncomp outside 1..PAGANI_MAX_COMPONENTS,
+    PAGANI_ERR_COMPONENTS,        /* ncomp outside 1..PAGANI_MAX_COMPONENTS,
                                      a vector integrand given to a scalar
                                      entry (pagani_integrate), or a norm
                                      that does not fit ncomp */
+    PAGANI_ERR_STOPPED            /* pagani_context_request_stop cut short
+                                     a call that has no status to say so
+                                     (pagani_qmc_part: the record is
+                                     incomplete) */
 } pagani_error;
 
 /* Where the work runs. AUTO takes CUDA when a usable GPU is present. */
@@ -86,7 +90,8 @@ typedef enum pagani_status {
                                 finished regions alone exceeds the target */
     PAGANI_CHI2_TOO_LARGE,   /* Monte Carlo iterations disagree (chi2/dof) */
     PAGANI_NO_SIGNAL,        /* all samples zero/no variance: error meaningless */
-    PAGANI_STOPPED           /* the progress callback asked to stop */
+    PAGANI_STOPPED           /* the progress callback or
+                                pagani_context_request_stop asked to stop */
 } pagani_status;
 
 /* Cubature flags (pagani_options.flags). */
@@ -314,6 +319,18 @@ int pagani_context_set_memory(pagani_context *ctx, size_t bytes);
  * the next call on the context. */
 const char *pagani_context_message(const pagani_context *ctx);
 
+/* Asks the integration running on ctx to stop as soon as the work in
+ * flight allows: on the CPU after the chunk of evaluations each thread
+ * holds (a region, or a few thousand points), on the GPU when the kernel
+ * in flight ends. The call then ends with status PAGANI_STOPPED and the
+ * estimate and error of the last iteration it completed (NaN and
+ * +infinity when none had). It only sets a flag, so it may be called from
+ * another thread or a signal handler (pagani stops this way on Ctrl-C). A
+ * request made while nothing runs stops the next integration at its first
+ * pass; the call that returns clears it. On an MPI context
+ * (pagani_mpi.h) a request on one rank stops every rank. */
+void pagani_context_request_stop(pagani_context *ctx);
+
 /* ---- integrands ----------------------------------------------------- */
 
 /* An integrand of dimension n from a host function. params (may be NULL)
@@ -516,7 +533,8 @@ int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
  * names the point where f was NaN or infinite); PAGANI_ERR_OPTION when
  * part, parts or points are out of range (N below 2^62);
  * PAGANI_ERR_COMPONENTS for a vector integrand (a record holds one
- * component's sums). On a context of
+ * component's sums); PAGANI_ERR_STOPPED when a stop request cut it short
+ * (pagani_context_request_stop). On a context of
  * pagani_mpi.h it is collective, its part spread over the ranks. */
 int pagani_qmc_part(pagani_context *ctx, pagani_integrand *f,
                     const double *lower, const double *upper,

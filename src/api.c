@@ -148,6 +148,11 @@ const char *pagani_context_message(const pagani_context *ctx)
     return ctx->message;
 }
 
+void pagani_context_request_stop(pagani_context *ctx)
+{
+    if (ctx) ctx->stop_requested = 1;
+}
+
 /* ---- options --------------------------------------------------------- */
 
 pagani_options pagani_options_default(pagani_method method)
@@ -296,6 +301,7 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
              ? ctx->layer.run_batch(ctx, f, batch, &opt, results)
              : pagani_run_method(ctx, f, batch, &opt, results);
     seconds = pagani_now() - start;
+    ctx->stop_requested = 0;
     for (int k = 0; k < batch->count; k++) {
         results[k].method = opt.method;
         results[k].backend = ctx->kind;

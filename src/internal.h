@@ -10,6 +10,7 @@
 #endif
 
 #include <math.h>
+#include <signal.h>
 #include <stddef.h>
 #include "pagani.h"
 #include "backend.h"
@@ -46,6 +47,7 @@ struct pagani_context {
                                      MPI): those that share a GPU share
                                      its default memory budget */
     pagani_layer layer;           /* all zero: none */
+    volatile sig_atomic_t stop_requested; /* pagani_context_request_stop */
 };
 
 struct pagani_integrand {
@@ -118,6 +120,23 @@ int pagani_fail(pagani_context *ctx, int code, const char *fmt, ...)
 
 /* Clears the context's message. */
 void pagani_clear_message(pagani_context *ctx);
+
+/* What a backend operation returns when a stop request
+ * (pagani_context_request_stop) cut its work short: not a public code;
+ * the drivers end their integrals with PAGANI_STOPPED on it (the MPI
+ * layer's agreement carries it to every rank first). */
+#define PAGANI_STOP_REQUESTED (-1)
+
+/* A backend operation's last word: PAGANI_STOP_REQUESTED (with a
+ * message) once a stop was requested, else PAGANI_OK. Backends call it
+ * after each pass and skip what is left of a pass while
+ * ctx->stop_requested is set. */
+static inline int pagani_stop_point(pagani_context *ctx)
+{
+    if (!ctx->stop_requested) return PAGANI_OK;
+    return pagani_fail(ctx, PAGANI_STOP_REQUESTED, "stopped on request "
+                       "(pagani_context_request_stop)");
+}
 
 /* ---- hooks of the MPI layer (src/mpi, libpagani_mpi) ---------------- */
 

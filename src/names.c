@@ -24,6 +24,7 @@ const char *pagani_strerror(int code)
     case PAGANI_ERR_SYSTEM: return "system error";
     case PAGANI_ERR_PARAMS: return "the parameter block does not fit the source";
     case PAGANI_ERR_COMPONENTS: return "the components do not fit (ncomp, entry or norm)";
+    case PAGANI_ERR_STOPPED: return "stopped on request before the call could finish";
     default: return "unknown error code";
     }
 }
@@ -38,7 +39,7 @@ const char *pagani_status_name(pagani_status status)
     case PAGANI_NO_PROGRESS: return "no further progress possible";
     case PAGANI_CHI2_TOO_LARGE: return "iterations inconsistent (chi2/dof too large)";
     case PAGANI_NO_SIGNAL: return "no signal: all samples zero or without variance";
-    case PAGANI_STOPPED: return "stopped by the progress callback";
+    case PAGANI_STOPPED: return "stopped (progress callback or stop request)";
     default: return "unknown status";
     }
 }

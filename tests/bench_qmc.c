@@ -7,7 +7,7 @@
  *   bench_qmc [auto|cpu|cuda] [seconds per run, default 3]
  *
  * A run stops at the time limit (through the progress callback: status
- * "stopped by the progress callback") or at 2^36 evaluations.
+ * "stopped (progress callback or stop request)") or at 2^36 evaluations.
  */
 #include <stdio.h>
 #include <stdlib.h>

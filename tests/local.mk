@@ -2,14 +2,17 @@
 # holds the paper's integrands and their true values for every test and
 # benchmark.
 EXTRA_DIST += tests/suite.h tests/tap.h tests/progress_stop.h
-check_PROGRAMS += tests/test_cubature tests/test_errors tests/test_faults
+check_PROGRAMS += tests/test_cubature tests/test_errors tests/test_faults \
+	tests/test_stop
 tests_test_cubature_SOURCES = tests/test_cubature.c
 tests_test_cubature_LDADD = $(TEST_LIBS)
 tests_test_errors_SOURCES = tests/test_errors.c
 tests_test_errors_LDADD = $(TEST_LIBS)
 tests_test_faults_SOURCES = tests/test_faults.c
 tests_test_faults_LDADD = $(TEST_LIBS)
-TESTS += tests/test_cubature tests/test_errors tests/test_faults
+tests_test_stop_SOURCES = tests/test_stop.c
+tests_test_stop_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_cubature tests/test_errors tests/test_faults tests/test_stop
 EXTRA_DIST += tests/device_check.sh
 
 # The direction of includes between the modules of src/ and gpu/.

@@ -366,7 +366,7 @@ big_source() {
 
 # SIGINT, SIGTERM, SIGHUP during the integration: a Vegas run that would
 # take minutes gets the signal once its first --progress line is out; it
-# stops after that iteration, prints its estimate and exits 1.
+# stops, prints its estimate and exits 1.
 for sig in INT TERM HUP; do
     start_bg --method vegas --calls 1e4 --max-iterations 1e5 \
         --epsrel 1e-15 --epsabs 0 --progress -n 2 'x[0]*x[1]'
@@ -378,6 +378,25 @@ for sig in INT TERM HUP; do
         grep -q "interrupted by SIG$sig" "$err"
     ok $? "SIG$sig during the integration: exit 1, an estimate, 'interrupted'"
 done
+
+# A stop signal in the middle of a long pass: QMC's blocks double (0.8 s,
+# 0.8, 1.6, 3.2, 6.4 s on one core of a 2-core machine); 3 s after the
+# first block the fourth is under way, and the signal cuts it short (a
+# chunk of points a thread) instead of waiting for its end: pagani is out
+# within a second with the estimate of the blocks before (it waited 2 s
+# for the block to end before).
+start_bg --method qmc --max-iterations 8 --epsrel 1e-15 --epsabs 0 \
+    --progress -n 3 \
+    'double s = 0; for (int i = 0; i < 300; i++) s += sin(x[0] * i + s); return s;'
+wait_for 'grep -q "^iteration" "$err"'
+sleep 3
+t0=$(date +%s%N)
+kill -INT $pid
+finish_bg
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc -eq 1 ] && [ -n "$(value)" ] && [ "$(value)" != nan ] &&
+    grep -q 'status: *interrupted$' "$out" && [ $ms -lt 1000 ]
+ok $? "SIGINT during a long QMC block: out $ms ms later (at most 1000), the estimate before it"
 
 # signal_compile TAG KILL: starts pagani on a big source of its own (TAG)
 # and, half a second into its compilation, runs the command KILL (which

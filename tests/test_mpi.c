@@ -21,6 +21,10 @@
  *                        the last integral
  *                        of a batch (batch-nan); rank 0 prints the code
  *                        of every rank and whether their messages agree
+ *   test_mpi stop R      rank R alone asks for a stop before each method's
+ *                        call (pagani_context_request_stop): every rank
+ *                        ends PAGANI_STOPPED at the first pass (NaN +-
+ *                        infinity), and the next call converges everywhere
  *   test_mpi part N P    pagani_qmc_part of every part p < P of the QMC
  *                        case qmc_genz_osc 8-D at N points per shift, each
  *                        distributed over the ranks, combined: rank 0
@@ -30,6 +34,7 @@
  * status 0 when the run did what it should, 77 when the backend cannot
  * run here (no usable GPU), 1 otherwise.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +266,37 @@ static int batch_nan(pagani_context *ctx)
            isnan(r[3].value) && !isnan(r[2].value);
 }
 
+/* The stop run: rank `who` asks for a stop before each method's call;
+ * every rank must end that call stopped, and converge in the next. */
+static int stop_run(pagani_context *ctx, int who)
+{
+    const pagani_method methods[] = {PAGANI_CUBATURE, PAGANI_VEGAS, PAGANI_QMC};
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    pagani_integrand *f = NULL;
+    int good = pagani_integrand_create(ctx, &f, 3, &suite_f4) == PAGANI_OK, all;
+
+    for (int i = 0; good && i < 3; i++) {
+        pagani_options opt = pagani_options_default(methods[i]);
+        pagani_result stopped, next;
+        int rc;
+
+        if (rank == who) pagani_context_request_stop(ctx);
+        rc = pagani_integrate(ctx, f, lower, upper, &opt, &stopped);
+        good &= report_codes(ctx, rc, PAGANI_OK);
+        good &= stopped.status == PAGANI_STOPPED && isnan(stopped.value) &&
+                isinf(stopped.error);
+        rc = pagani_integrate(ctx, f, lower, upper, &opt, &next);
+        good &= report_codes(ctx, rc, PAGANI_OK) && next.status == PAGANI_CONVERGED;
+        if (rank == 0)
+            printf("%s: %s, then %s\n", pagani_method_name(methods[i]),
+                   pagani_status_name(stopped.status),
+                   pagani_status_name(next.status));
+    }
+    pagani_integrand_destroy(f);
+    MPI_Allreduce(&good, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
 /* The fault run: `what` goes wrong on rank `bad` only (nan: wherever). */
 static int fail(pagani_context *ctx, const char *what, int bad)
 {
@@ -363,11 +399,13 @@ int main(int argc, char **argv)
         ok = results(ctx);
     } else if (argc == 4 && !strcmp(argv[1], "fail")) {
         ok = fail(ctx, argv[2], atoi(argv[3]) % size);
+    } else if (argc == 3 && !strcmp(argv[1], "stop")) {
+        ok = stop_run(ctx, atoi(argv[2]) % size);
     } else if (argc == 4 && !strcmp(argv[1], "part")) {
         ok = parts(ctx, strtoull(argv[2], NULL, 10), atoi(argv[3]));
     } else if (rank == 0) {
         fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
-                        "part N P\n");
+                        "stop RANK | part N P\n");
     }
     pagani_context_destroy(ctx);
     MPI_Finalize();

@@ -104,6 +104,14 @@ for what in memory compile option nan vegas-nan cubature-nan batch-nan; do
     done
 done
 
+# A stop requested on the last rank alone stops every rank's call at its
+# first pass, with no hang, and the next call runs on.
+for np in $others; do
+    tap_show="$tmp/out.$np $tmp/err.$np"
+    run "$np" stop $((np - 1))
+    ok $? "a stop request on rank $((np - 1)) of $np stops every rank; the next call converges"
+done
+
 last=${counts##* }
 tap_show="$tmp/out.$first $tmp/out.$last $tmp/err.$last"
 run "$first" part 100000 5 && run "$last" part 100000 5 &&

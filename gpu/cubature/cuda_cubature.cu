@@ -770,6 +770,7 @@ static const double *integrals_probes(const cuda_cubature *c)
 static int cu_evaluate(void *state, const double *probe_below, const double *probe_relative)
 {
     cuda_state *st = (cuda_state *)state;
+    if (st->ctx->stop_requested) return pagani_stop_point(st->ctx); /* between launches */
     cuda_cubature *c = st->cubature;
     pagani_eval_shape shape = c->packed.shape;
     long long count = c->count;

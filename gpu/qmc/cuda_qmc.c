@@ -313,6 +313,7 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
 
     memset(faults, 0, (size_t)live * sizeof *faults);
     if (live < 1) return PAGANI_OK;
+    if (ctx->stop_requested) return pagani_stop_point(ctx); /* between launches */
     fill_args(q, &a, first_shift, first, count, leap);
     a.live = live;
     blocks = launch_shape(q, live, shifts, count, &a, &groups);

@@ -633,6 +633,7 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
     void *args[4];
     int rc;
 
+    if (ctx->stop_requested) return pagani_stop_point(ctx); /* between launches */
     CUDA_TRY(ctx, cudaSetDevice(st->device));
     /* first: it may move v->params, which fill_args passes on */
     if ((rc = upload_params(v, pass)) != PAGANI_OK) return rc;

@@ -116,9 +116,10 @@ static const char *const help_text[] = {
 "separated by ', ', then the status).\n"
 "\n",
 "Signals:\n"
-"  SIGINT (Ctrl-C), SIGTERM and SIGHUP during the integration stop it after\n"
-"  the current iteration and print the best estimate so far, with the\n"
-"  status 'interrupted' (exit status 1). One that comes while EXPR\n"
+"  SIGINT (Ctrl-C), SIGTERM and SIGHUP during the integration stop it\n"
+"  within the chunk of work in flight (the kernel running, on the GPU) and\n"
+"  print the estimate of the last iteration completed, with the status\n"
+"  'interrupted' (exit status 1). One that comes while EXPR\n"
 "  compiles takes effect when the compiler is done (Ctrl-C stops the\n"
 "  compiler too): nothing is integrated and pagani ends by that signal. A\n"
 "  second signal of the same kind ends pagani at once. A signal ignored\n"

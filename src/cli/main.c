@@ -10,8 +10,9 @@
  * the context spans the job and rank 0 alone prints (mpi_launch.c).
  *
  * SIGINT (Ctrl-C), SIGTERM and SIGHUP are caught from before the context
- * is created: during the integration the progress callback then stops it
- * after the current iteration and the estimate so far is printed; before
+ * is created: during the integration the handler asks the library to stop
+ * (pagani_context_request_stop, which ends the work in flight within
+ * about a second) and the estimate so far is printed; before
  * it (while EXPR compiles) nothing is integrated and the program ends by
  * the signal once the library has returned and cleaned up.
  */
@@ -38,12 +39,19 @@ static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 /* The first stop signal that came, or 0; read by on_iteration and run. */
 static volatile sig_atomic_t stop_signal = 0;
 
-/* Records the first stop signal, and does nothing else. It is installed
- * with SA_RESETHAND, so a second signal of the same kind gets the default
- * action and ends the program at once. */
+/* The context while it integrates, else NULL: what a stop signal asks to
+ * stop. */
+static pagani_context *volatile integrating = NULL;
+
+/* Records the first stop signal and asks the integration running, if
+ * any, to stop (pagani_context_request_stop only sets a flag: safe in a
+ * handler). It is installed with SA_RESETHAND, so a second signal of the
+ * same kind gets the default action and ends the program at once. */
 static void on_stop_signal(int sig)
 {
+    pagani_context *ctx = integrating;
     if (!stop_signal) stop_signal = sig;
+    if (ctx) pagani_context_request_stop(ctx);
 }
 
 /* Catches each stop signal with on_stop_signal, keeping the previous
@@ -313,6 +321,8 @@ static int run(const cli_args *a, const char *expr, const params_table *t)
         status = error_exit_status(rc);
         goto done;
     }
+    integrating = ctx;
+    if (stop_signal) pagani_context_request_stop(ctx); /* it came just now */
     if (t)
         rc = pagani_integrate_batch_vector(ctx, f, count, params,
                                            (size_t)nparams * sizeof(double),
@@ -321,6 +331,7 @@ static int run(const cli_args *a, const char *expr, const params_table *t)
     else
         rc = pagani_integrate_vector(ctx, f, a->lower, a->upper, &o, r,
                                      values, errors);
+    integrating = NULL;
     /* A batch where the integrand returned NaN for some lines still has
      * every line's result: print them, then the error. */
     if (rc != PAGANI_OK && !(t && rc == PAGANI_ERR_NONFINITE)) {

@@ -200,10 +200,11 @@ static int cpu_evaluate(void *state, const double *probe_below,
 #pragma omp for schedule(dynamic, 64)
         for (long long i = 0; i < count; i++) {
             int k = c->owner[c->cur][i];
+            if (s->ctx->stop_requested) continue; /* the rest is skipped */
             cpu_evaluate_region(c, i, probe_below[k], probe_relative[k], scratch);
         }
     }
-    return PAGANI_OK;
+    return pagani_stop_point(s->ctx);
 }
 
 static void sums_merge(cubature_sums *into, const cubature_sums *part)

@@ -166,6 +166,7 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
 {
     const cpu_qmc *q = qmc_state;
     const qmc_job *job = &q->job;
+    pagani_context *ctx = job->integrand->ctx;
     const int C = job->ncomp;
     long long chunks = (long long)((count + CPU_QMC_CHUNK - 1) / CPU_QMC_CHUNK);
     long long items = chunks * shifts;
@@ -193,7 +194,7 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
                 (unsigned long long)(item % chunks) * CPU_QMC_CHUNK;
             unsigned long long j1 =
                 j0 + CPU_QMC_CHUNK < count ? j0 + CPU_QMC_CHUNK : count;
-            if (!acc || !mine || !tile) continue;
+            if (!acc || !mine || !tile || ctx->stop_requested) continue;
             for (int m = 0; m < live * C; m++) pagani_xsum_zero(&acc[m]);
             start_states(job, (unsigned)shift, first + j0 * leap, leap, state,
                          step);
@@ -226,8 +227,9 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
         free(tile);
     }
     if (no_memory)
-        return pagani_fail(job->integrand->ctx, PAGANI_ERR_NO_MEMORY,
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                            "QMC accumulators of %d integrals", live);
+    if (ctx->stop_requested) return pagani_stop_point(ctx);
     for (int m = 0; m < live; m++) any |= faults[m].k != 0;
     return any ? PAGANI_ERR_NONFINITE : PAGANI_OK;
 }

@@ -415,6 +415,7 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
 #pragma omp for schedule(dynamic, 1)
         for (long long w = 0; w < work; w++) {
             const int i = (int)(w / span);
+            if (job->integrand->ctx->stop_requested) continue; /* skip the rest */
             run_chunk(s, &p, &s->kp[i], pass->members[i], first + w % span,
                       units, &tb, &s->chunks[w],
                       components ? s->chunk_components + 2 * job->ncomp * w
@@ -424,6 +425,8 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
             flush(tb.acc, s->total + 2 * s->cells * (size_t)tb.integral,
                   s->cells);
     }
+    if (job->integrand->ctx->stop_requested)
+        return pagani_stop_point(job->integrand->ctx);
 
     for (int i = 0; i < pass->count; i++) {
         /* per member: 2 ncomp exact sums (2 for a scalar integrand) */

@@ -97,6 +97,10 @@ static int iterate(batch_run *b, int it)
     int rc = cubature_evaluate(b), running;
     long long share;
 
+    if (rc == PAGANI_STOP_REQUESTED) { /* the list is left as it is */
+        cubature_stop_all(b);
+        return PAGANI_OK;
+    }
     if (rc == PAGANI_OK) rc = cubature_classify(b);
     if (rc == PAGANI_OK) rc = cubature_take_estimates(b);
     if (rc != PAGANI_OK) return rc;

@@ -86,6 +86,11 @@ int cubature_progress(batch_run *b, int iteration);
  * returns how many go on. */
 int cubature_end_tests(batch_run *b, int stop);
 
+/* After a stop request cut an evaluation short: every running integral
+ * ends PAGANI_STOPPED with the estimate of the last iteration it
+ * completed (NaN and +infinity, components too, when none did). */
+void cubature_stop_all(batch_run *b);
+
 /* Chooses each running integral's threshold for filter_split, ending
  * those that cannot go on, and prepares the split of the others. */
 int cubature_choose_thresholds(batch_run *b);

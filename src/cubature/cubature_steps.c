@@ -329,6 +329,23 @@ static int ends_here(batch_run *b, int k, int stop)
     return 0;
 }
 
+void cubature_stop_all(batch_run *b)
+{
+    for (int k = 0; k < b->integrals; k++) {
+        pagani_result *res = b->runs[k].result;
+        if (!b->runs[k].running) continue;
+        if (res->iterations == 0) {
+            res->value = NAN;
+            res->error = INFINITY;
+            for (int c = 0; b->ncomp > 1 && c < b->ncomp; c++) {
+                b->values[(size_t)k * b->ncomp + c] = NAN;
+                b->errors[(size_t)k * b->ncomp + c] = INFINITY;
+            }
+        }
+        end_integral(b, k, PAGANI_STOPPED);
+    }
+}
+
 /* The progress callback's `size`: for one integral its active regions,
  * for a batch the integrals still running; the estimate and error are
  * those of the first of them. */

@@ -68,6 +68,9 @@ int mpi_agree(pagani_context *ctx, mpi_layer *L, int rc, enum mpi_step step)
                                "%d): every rank must make the same calls "
                                "with the same arguments", all[2], -all[3])
                  : PAGANI_ERR_SYSTEM;
-    if (rc != PAGANI_OK && step != MPI_STEP_CALL_END) L->agreed = rc;
+    /* a stop request is no failure: the drivers end their integrals on
+     * it, and the call ends with an agreement of its own */
+    if (rc != PAGANI_OK && rc != PAGANI_STOP_REQUESTED && step != MPI_STEP_CALL_END)
+        L->agreed = rc;
     return rc;
 }

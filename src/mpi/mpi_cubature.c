@@ -202,12 +202,18 @@ static int mpi_cub_set_weights(void *state, const double *weights,
     return L->inner_cubature->set_weights(L->inner_state, weights, reference);
 }
 
+/* The backend's evaluation on each rank, agreed: a stop request or a
+ * failure on one rank ends the iteration on all. */
 static int mpi_cub_evaluate(void *state, const double *probe_below,
                             const double *probe_relative)
 {
     mpi_layer *L = state;
-    return L->inner_cubature->evaluate(L->inner_state, probe_below,
-                                       probe_relative);
+    mpi_cubature *c = L->cubature_run;
+    int rc = L->inner_cubature->evaluate(L->inner_state, probe_below,
+                                         probe_relative);
+
+    if (c->local) return rc;
+    return mpi_agree(c->ctx, L, rc, MPI_STEP_CUB_EVALUATE);
 }
 
 /* Gathers `bytes` bytes from every rank into `all` (rank r's at r *

@@ -28,6 +28,7 @@ enum mpi_step {
     MPI_STEP_BATCH,          /* a batch spread over the ranks */
     MPI_STEP_VEGAS_SETUP,
     MPI_STEP_VEGAS_SAMPLE,
+    MPI_STEP_CUB_EVALUATE,
     MPI_STEP_CUB_CLASSIFY,
     MPI_STEP_CUB_THRESHOLD,
     MPI_STEP_CUB_SPLIT,

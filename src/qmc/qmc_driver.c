@@ -225,6 +225,17 @@ static int run_block(pagani_context *ctx, qmc_run *run, int it,
     int rc = run->ops->sums(run->state, run->ids, run->live, 0, R, N + 1,
                             block, 1, run->part, run->faults);
 
+    if (rc == PAGANI_STOP_REQUESTED) { /* the block before is the estimate */
+        for (int m = 0; m < run->live; m++) {
+            pagani_result *res = &results[run->ids[m]];
+            res->status = PAGANI_STOPPED;
+            if (res->iterations > 0) continue;
+            for (int c = 0; c < run->ncomp; c++)
+                put_estimate(run, run->ids[m], c, res, NAN, INFINITY);
+        }
+        run->live = 0;
+        return PAGANI_OK;
+    }
     if (rc != PAGANI_OK && rc != PAGANI_ERR_NONFINITE) return rc;
     for (int m = 0; m < run->live; m++)
         if (add_block(run, m, it, N + block, results)) {
@@ -294,6 +305,7 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
     }
     for (int k = 0; k < batch->count; k++)
         if (results[k].status != PAGANI_NO_PROGRESS &&
+            results[k].status != PAGANI_STOPPED &&
             pagani_qmc_all_zero(&run.total[(size_t)k * run.ncomp * run.job.shifts],
                                 run.ncomp * run.job.shifts))
             results[k].status = PAGANI_NO_SIGNAL;

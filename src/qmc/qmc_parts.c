@@ -82,6 +82,9 @@ static int part_sums(pagani_context *ctx, pagani_integrand *f,
     if (count > 0)
         rc = pagani_qmc_sum_piece(ctx, f, lower, upper, &opt, first, count, 1,
                                   sums);
+    if (rc == PAGANI_STOP_REQUESTED) /* no status to carry it */
+        rc = pagani_fail(ctx, PAGANI_ERR_STOPPED, "QMC part %d of %d: stopped "
+                         "on request; the record is incomplete", p, P);
     record[H_TAG] = PART_TAG;
     record[H_PART] = p;
     record[H_PARTS] = P;
@@ -101,10 +104,13 @@ int pagani_qmc_part(pagani_context *ctx, pagani_integrand *f,
                     const pagani_options *options, unsigned long long points,
                     int part, int parts, long long *record)
 {
+    int rc;
+
     if (!ctx) return PAGANI_ERR_NULL_POINTER;
     pagani_clear_message(ctx);
-    return pagani_collective_end(ctx, part_sums(ctx, f, lower, upper, options,
-                                                points, part, parts, record));
+    rc = part_sums(ctx, f, lower, upper, options, points, part, parts, record);
+    ctx->stop_requested = 0;
+    return pagani_collective_end(ctx, rc);
 }
 
 /* Whether record r is a part of the integral of job (the first record

@@ -485,9 +485,25 @@ static int report(pagani_context *ctx, const vegas_run *r)
     return PAGANI_OK;
 }
 
+/* After a stop request cut iteration `it` short: every running member
+ * ends PAGANI_STOPPED with the iterations before it (NaN and +infinity
+ * when there were none). */
+static void stop_all(vegas_run *r, int it, pagani_result *results)
+{
+    for (int k = 0; k < r->count; k++) {
+        if (!r->members[k].running) continue;
+        finish(r, k, it, PAGANI_STOPPED, &results[k]);
+        if (it > 0) continue;
+        results[k].value = NAN;
+        for (int j = 0; r->ncomp > 1 && j < r->ncomp; j++)
+            r->batch->values[(size_t)k * r->ncomp + j] = NAN;
+    }
+}
+
 /* The iterations of all members: each iteration admits the members that
  * may run it, samples them, adjusts their grids, judges each and calls the
- * progress callback; members end on their own. */
+ * progress callback; members end on their own, or all at once on a stop
+ * request. */
 static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
                    pagani_result *results)
 {
@@ -497,8 +513,12 @@ static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
         int count = admit(r, it, results), stop;
 
         if (count == 0) break;
-        if ((rc = pagani_vegas_passes(r, it, count, &count)) != PAGANI_OK)
-            return rc;
+        rc = pagani_vegas_passes(r, it, count, &count);
+        if (rc == PAGANI_STOP_REQUESTED) {
+            stop_all(r, it, results);
+            return PAGANI_OK;
+        }
+        if (rc != PAGANI_OK) return rc;
         if ((rc = adjust(r, count)) != PAGANI_OK) return rc;
         judge(r, it, count, results);
         stop = progress(r, it, opt);
