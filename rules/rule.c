@@ -84,10 +84,15 @@ void pagani_rule_point(const pagani_rule *rule, long long p,
             double g = (q >> d & 1) ? -rule->corner_gen : rule->corner_gen;
             x[d] = lower[d] + 0.5 * width[d] + g * width[d];
         }
-    } else {
+    } else if (p - rule->npoints < 1LL << n) {
         int v = (int)(p - rule->npoints);
         for (int d = 0; d < n; d++)
             x[d] = pagani_probe_coordinate(v, d, lower[d] + 0.5 * width[d],
                                            width[d]);
+    } else {
+        int j = (int)(p - rule->npoints - (1LL << n));
+        for (int d = 0; d < n; d++)
+            x[d] = pagani_probe_axial_coordinate(j, d, lower[d] + 0.5 * width[d],
+                                                 width[d]);
     }
 }

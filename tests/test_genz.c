@@ -35,40 +35,6 @@ static const uint64_t sweep_seeds[] = {1, 2, 3};
 
 #define COUNT(array) (int)(sizeof array / sizeof array[0])
 
-/* The sweep's known false convergences (issue 19, open). Each is reported
- * as TODO; one that stops failing is an unexpected pass, so the list
- * shrinks with every fix. Any other false convergence fails. epsrel_from
- * and epsrel_to bound the tolerances (inclusive).
- *  - C0, n = 5, seed 2: a kink 0.0024 past the bisection point x_2 = 0.25,
- *    in the sliver between a region's face and its rule's outermost
- *    points, where f bends by 1.5% (a change of slope, which the probes'
- *    tests on |f| do not see).
- *  - discontinuous, n = 6, seed 1: f drops to 0 next to a face of regions
- *    over which it varies by more than a factor 2, where the probes' test
- *    below (rules/probe.h) cannot tell a jump from a smooth f crossing 0.
- *    The jumps along two axes of n = 6 seed 2 and n = 8 seeds 1 and 2,
- *    listed here before, are caught by it. */
-static const struct known_failure {
-    int family, n;
-    uint64_t seed;
-    double epsrel_from, epsrel_to;
-} known_failures[] = {
-    {5, 5, 2, 1e-5, 1e-5},
-    {6, 6, 1, 1e-4, 1e-7},
-};
-
-/* Whether the instance is a known false convergence. */
-static int known_failure(const genz_params *g, uint64_t seed, double epsrel)
-{
-    for (int i = 0; i < COUNT(known_failures); i++) {
-        const struct known_failure *k = &known_failures[i];
-        if (k->family == g->family && k->n == g->n && k->seed == seed &&
-            epsrel <= k->epsrel_from * 1.001 && epsrel >= k->epsrel_to * 0.999)
-            return 1;
-    }
-    return 0;
-}
-
 /* ---- independent quadratures for the true values ---------------------- */
 
 /* A one-dimensional rule: nodes and weights on [0,1]. */
@@ -345,15 +311,9 @@ static int run_instance(pagani_context *ctx, const genz_params *g,
     const char *status = rc ? pagani_strerror(rc) : pagani_status_name(r.status);
     const char *mark = outcome == GENZ_FALSE_CONVERGENCE ? " FALSE CONVERGENCE" : "";
 
-    if (known_failure(g, seed, epsrel))
-        tap_todo(ok, "known false convergence (issue 19)", fmt, label, g->family,
-                 genz_name(g->family), g->n, (int)seed, epsrel, status,
-                 r.error / fabs(r.value), fabs(r.value - truth) / fabs(truth),
-                 r.evaluations, r.seconds, mark);
-    else
-        tap_ok(ok, fmt, label, g->family, genz_name(g->family), g->n, (int)seed,
-               epsrel, status, r.error / fabs(r.value),
-               fabs(r.value - truth) / fabs(truth), r.evaluations, r.seconds, mark);
+    tap_ok(ok, fmt, label, g->family, genz_name(g->family), g->n, (int)seed, epsrel,
+           status, r.error / fabs(r.value), fabs(r.value - truth) / fabs(truth),
+           r.evaluations, r.seconds, mark);
     return rc == PAGANI_OK ? (int)outcome : -1;
 }
 

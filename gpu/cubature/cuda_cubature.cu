@@ -62,6 +62,7 @@
 #include "gpu/cubature/rule_pack.h"
 #include "gpu/cubature/cubature_kernel_src.h" /* generated: pagani_cubature_kernel_src */
 #include "rules/component_norm.h"
+#include "rules/probe.h"
 
 #define RED_THREADS 256   /* threads of the tile, sort and split kernels */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
@@ -819,7 +820,7 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
                                        dim3(block), args, shared, st->stream));
     if (shape.nprobes > 0 && probing) {
         void *probe_args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets,
-                              &integrals, &initial, &shape, &probes, &single_below,
+                              &integrals, &initial, &dense, &shape, &probes, &single_below,
                               &single_relative, &params, &params_stride, &c->value,
                               &rule_max, &rule_min_ratio, &c->error, &c->axis,
                               &c->nonfinite};

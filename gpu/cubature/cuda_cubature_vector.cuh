@@ -36,7 +36,7 @@ static size_t vector_carve(cubature_vector *v, char *base, long long capacity,
 static int vector_plan_evaluate(cuda_state *st, cubature_vector *v, int n,
                                 int nweights, cudaKernel_t kernel)
 {
-    const size_t rows = ((size_t)4 * n + 1 + 31) / 32 * 32,
+    const size_t rows = ((size_t)PAGANI_PROBE_AXIAL_ROWS(n) + 31) / 32 * 32,
                  C = (size_t)v->ncomp;
     const size_t region = (C * (rows + 1) + 2 * C + rows / 2) * sizeof(double);
     const size_t tuples = 5 * (size_t)nweights * sizeof(double);

@@ -91,10 +91,10 @@ static inline void cpu_two_level(const double *v, double *e, double parent)
 }
 
 /* Doubles of cpu_evaluate_region's scratch, for any cubature dimension
- * and component count: 5n + ncomp (4n + 14). */
+ * and component count: 5n + ncomp (4n + 15). */
 #define CPU_EVAL_SCRATCH                                                      \
     (5 * PAGANI_MAX_CUBATURE_DIM +                                            \
-     PAGANI_MAX_COMPONENTS * (4 * PAGANI_MAX_CUBATURE_DIM + 14))
+     PAGANI_MAX_COMPONENTS * (4 * PAGANI_MAX_CUBATURE_DIM + 15))
 
 /* Applies the rule to region i: V, raw E (every component's), split axis,
  * first bad point; then the probes when E <= probe_below or E <=
