@@ -105,6 +105,15 @@ PAGANI_HD double pagani_probe_floor(double volume, double probe_max, double prob
     return floor;
 }
 
+#define PAGANI_PROBE_AXIAL_SPREAD 4.0
+
+/* The values of f a region's axial test reads: the 4n + 1 axis points and
+ * the 2n axial probes where there are probes, else (4n + 1, for the
+ * fourth differences) the axis points alone: the GPU's vector kernel
+ * stages this many rows of f (rounded up to whole warps). */
+#define PAGANI_PROBE_AXIAL_ROWS(n) \
+    ((n) >= 2 && (n) <= PAGANI_PROBE_MAX_DIM ? 6 * (n) + 1 : 4 * (n) + 1)
+
 /* The axial probes: f at c +- (1/2 - PAGANI_PROBE_INSET) h_d e_d, the
  * middle of each face, 2 per axis (upper first). The rule's points on
  * the axis through the centre -- f0 at c, f at c +- a h_d e_d and at
@@ -118,15 +127,6 @@ PAGANI_HD double pagani_probe_floor(double volume, double probe_max, double prob
  * bisection point, which |f| alone cannot tell from a smooth f), and the
  * sliver, (1/2 - outer) of the volume, could hold volume * (1/2 - outer)
  * * miss of error. Returns that floor, or 0. side: 0 upper, 1 lower. */
-#define PAGANI_PROBE_AXIAL_SPREAD 4.0
-
-/* The values of f a region's axial test reads: the 4n + 1 axis points and
- * the 2n axial probes where there are probes, else (4n + 1, for the
- * fourth differences) the axis points alone: the GPU's vector kernel
- * stages this many rows of f (rounded up to whole warps). */
-#define PAGANI_PROBE_AXIAL_ROWS(n) \
-    ((n) >= 2 && (n) <= PAGANI_PROBE_MAX_DIM ? 6 * (n) + 1 : 4 * (n) + 1)
-
 PAGANI_HD double pagani_probe_axial_floor(double volume, const double *f, int n, int d,
                                           int side, double a, double b, double probe)
 {
