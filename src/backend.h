@@ -37,6 +37,10 @@ typedef struct cubature_job {
     int ncomp;            /* components of f: 1 (scalar) .. 64 */
     int norm;             /* pagani_norm: how components form groups
                              (rules/component_norm.h); ncomp > 1 only */
+    int probes;           /* 1: every region gets the axial probes
+                             (rules/probe.h) and the regions evaluate's
+                             bounds name get the vertex probes; 0:
+                             PAGANI_FLAG_NO_PROBES, none */
 } cubature_job;
 
 /* Vector integrands (ncomp > 1). Every region holds each component's

@@ -62,7 +62,10 @@ __device__ __forceinline__ double pagani_warp_min(double v)
  * the region in parallel: its lanes take the null-rule terms (k, s) and
  * the axes d, warp maxima combine them (maxima are exact, so the result is
  * the serial one), and lane 0 writes the value V, raw error E and split
- * axis K, and for the probe kernel the largest |f| at its points and
+ * axis K (with axial set, lanes 0 .. 2n - 1 first evaluate the axial
+ * probes and raise E, and set K, where one misses what the axis points in
+ * shared memory predict: pagani_probe_axial_floor), and for the probe
+ * kernel the largest |f| at its points and
  * the ratio of the smallest to it (a float: a ratio below its range reads
  * 0, which only turns the probes' test below off). A NaN or infinite f counts as 0 and its (region, point) goes to
  * nonfinite[k], the smallest key kept (atomicMin on region << 21 | point),
@@ -85,7 +88,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                          signed char *__restrict__ axis,
                          unsigned long long *nonfinite,
                          double *__restrict__ rule_max,
-                         float *__restrict__ rule_min_ratio)
+                         float *__restrict__ rule_min_ratio, int axial)
 {
     extern __shared__ double pagani_smem[];
     const int tpr = shape.tpr;
@@ -247,6 +250,32 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
             split_axis = __ffs(__ballot_sync(0xffffffffu, wd == wmax)) - 1;
         }
     }
+#if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
+    if (axial) {
+        double floor = 0.0;
+        if (lane < 2 * PAGANI_N) {
+            double xq[PAGANI_N], fq;
+#pragma unroll
+            for (int d = 0; d < PAGANI_N; d++)
+                xq[d] = pagani_probe_axial_coordinate(lane, d, c[d], h[d]);
+            fq = pagani_integrand_device(xq, p);
+            if (!isfinite(fq)) {
+                atomicMin(nonfinite + pagani_gpu_integral_of(offsets, integrals, region),
+                          ((unsigned long long)region << 21) |
+                              (unsigned long long)(shape.npoints + (1 << PAGANI_N) + lane));
+                fq = 0.0;
+            }
+            floor = pagani_probe_axial_floor(volume, fd, PAGANI_N, lane / 2, lane & 1,
+                                             __ldg(dense + 1), __ldg(dense + 1 + 2 * PAGANI_N),
+                                             fq);
+        }
+        const double top = pagani_warp_max(floor);
+        if (top > e) {
+            e = top;
+            split_axis = (__ffs(__ballot_sync(0xffffffffu, floor == top)) - 1) / 2;
+        }
+    }
+#endif
     if (lane == 0) {
         value[region] = volume * r0;
         error[region] = e;

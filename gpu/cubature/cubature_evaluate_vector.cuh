@@ -67,8 +67,12 @@ pagani_vec_stage(const double *x, const void *p, double *stage, int row,
  * (pagani_gpu_estimate), into shared memory; every lane forms (V, E) with
  * k's group weights (weights[k * groups ..], reference[k]) and the
  * component c* of the largest weighted E_c (the first on ties), whose
- * axis is the region's (else the first widest axis). When the launch
- * probes (`probing`: some integral does) and E <= below or E <= relative
+ * axis is the region's (else the first widest axis). With `axial` (the
+ * job's probes), one more round stages the axis points again and the 2n
+ * axial probes; each owner raises E_c to c's axial floors
+ * (pagani_probe_axial_floor) where larger, and when any did the axis is
+ * that of the largest weighted floor and (V, E) are formed anew. When the
+ * launch probes (`probing`: some integral does) and E <= below or E <= relative
  * |V|, k's pair (probes[2k], probes[2k + 1]; with one integral and probes
  * NULL, single_below and single_relative), the lanes evaluate the 2^n
  * probes likewise, each keeping per axis the sum of +-a (a = max_c
@@ -100,7 +104,8 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
                                 double *__restrict__ comp_error,
                                 const double *__restrict__ weights,
                                 const int *__restrict__ reference, int norm,
-                                int probing, const double *__restrict__ probes,
+                                int axial, int probing,
+                                const double *__restrict__ probes,
                                 double single_below, double single_relative)
 {
     extern __shared__ double pagani_smem[];
@@ -241,20 +246,81 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
                        &e);
 
 #if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
+    if (axial) {
+        /* The axial test, on every region, in one round: rows 0 .. 4n the
+         * rule's axis points again (the first round's are gone), 4n + 1
+         * .. 6n the axial probes; PAGANI_VEC_ROWS >= 6n + 1. */
+        const int vertices = 1 << PAGANI_N;
+        double axial_best = 0.0;
+        int axial_j = -1;
+        bool raised = false;
+#pragma unroll 1
+        for (int row = lane; row < 6 * PAGANI_N + 1; row += 32) {
+            double xq[PAGANI_N];
+            int q;
+            if (row <= 4 * PAGANI_N) {
+                q = row;
+#pragma unroll
+                for (int d = 0; d < PAGANI_N; d++)
+                    xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
+            } else {
+                const int jx = row - 4 * PAGANI_N - 1;
+                q = shape.npoints + vertices + jx;
+#pragma unroll
+                for (int d = 0; d < PAGANI_N; d++)
+                    xq[d] = pagani_probe_axial_coordinate(jx, d, c[d], h[d]);
+            }
+            pagani_vec_stage(xq, p, stage, row, gw, group_size, nonfinite + k,
+                             region, q, &reported);
+        }
+        __syncwarp();
+        {
+            /* a and b, the axis sets' offsets: points 1 and 1 + 2n on axis 0 */
+            const double a = __ldg(dense + 1), b = __ldg(dense + 1 + 2 * PAGANI_N);
+#pragma unroll 1
+            for (int jx = 0; jx < 2 * PAGANI_N; jx++)
+#pragma unroll
+                for (int j = 0; j < PAGANI_VEC_OWN; j++) {
+                    const int comp = lane + 32 * j;
+                    if (comp >= PAGANI_NCOMP) break;
+                    const double *fc = stage + comp * (PAGANI_VEC_ROWS + 1);
+                    const double floor = pagani_probe_axial_floor(
+                        volume, fc, PAGANI_N, jx / 2, jx & 1, a, b, fc[4 * PAGANI_N + 1 + jx]);
+                    if (floor * gw[comp / group_size] > axial_best) {
+                        axial_best = floor * gw[comp / group_size];
+                        axial_j = jx;
+                    }
+                    if (floor > errc[comp]) {
+                        errc[comp] = floor;
+                        raised = true;
+                    }
+                }
+        }
+        __syncwarp();
+        if (__any_sync(0xffffffffu, raised)) {
+            /* the axial probe of the largest weighted floor, the lowest j
+             * on ties */
+            const double top = pagani_warp_max(axial_best);
+            int first_j = axial_best == top ? axial_j : 1 << 30;
+            for (int off = 16; off > 0; off >>= 1)
+                first_j = min(first_j, __shfl_xor_sync(0xffffffffu, first_j, off));
+            split_axis = first_j / 2;
+            pagani_region_pair(norm, PAGANI_NCOMP, gw, reference[k], valc, errc, 1, &v,
+                               &e);
+        }
+    }
     const double below = probes ? probes[2 * k] : single_below;
     const double relative = probes ? probes[2 * k + 1] : single_relative;
     if (probing && shape.nprobes > 0 &&
         (e <= below || e <= relative * fabs(v))) {
         const int vertices = 1 << PAGANI_N;
         double across[PAGANI_N], probe_max[PAGANI_VEC_OWN], probe_min[PAGANI_VEC_OWN];
-        double axial[PAGANI_VEC_OWN], axial_best = 0.0;
-        int axial_j = -1;
         bool missed = false;
 #pragma unroll
         for (int d = 0; d < PAGANI_N; d++) across[d] = 0.0;
 #pragma unroll
         for (int j = 0; j < PAGANI_VEC_OWN; j++) {
-            probe_max[j] = axial[j] = 0.0;
+            probe_max[j] = 0.0;
             probe_min[j] = PAGANI_PROBE_NO_MIN;
         }
 #pragma unroll 1
@@ -288,57 +354,12 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
             }
             __syncwarp();
         }
-        /* The axial test in one last chunk: rows 0 .. 4n the rule's axis
-         * points again (the evaluation's are gone), 4n + 1 .. 6n the
-         * axial probes; PAGANI_VEC_ROWS >= 6n + 1. */
-#pragma unroll 1
-        for (int row = lane; row < 6 * PAGANI_N + 1; row += 32) {
-            double xq[PAGANI_N];
-            int q;
-            if (row <= 4 * PAGANI_N) {
-                q = row;
-#pragma unroll
-                for (int d = 0; d < PAGANI_N; d++)
-                    xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
-            } else {
-                const int jx = row - 4 * PAGANI_N - 1;
-                q = shape.npoints + vertices + jx;
-#pragma unroll
-                for (int d = 0; d < PAGANI_N; d++)
-                    xq[d] = pagani_probe_axial_coordinate(jx, d, c[d], h[d]);
-            }
-            pagani_vec_stage(xq, p, stage, row, gw, group_size, nonfinite + k,
-                             region, q, &reported);
-        }
-        __syncwarp();
-        {
-            /* a and b, the axis sets' offsets: points 1 and 1 + 2n on axis 0 */
-            const double a = __ldg(dense + 1), b = __ldg(dense + 1 + 2 * PAGANI_N);
-#pragma unroll 1
-            for (int jx = 0; jx < 2 * PAGANI_N; jx++)
-#pragma unroll
-                for (int j = 0; j < PAGANI_VEC_OWN; j++) {
-                    const int comp = lane + 32 * j;
-                    if (comp >= PAGANI_NCOMP) break;
-                    const double *fc = stage + comp * (PAGANI_VEC_ROWS + 1);
-                    const double floor = pagani_probe_axial_floor(
-                        volume, fc, PAGANI_N, jx / 2, jx & 1, a, b, fc[4 * PAGANI_N + 1 + jx]);
-                    const double weighted = floor * gw[comp / group_size];
-                    axial[j] = fmax(axial[j], floor);
-                    if (weighted > axial_best) {
-                        axial_best = weighted;
-                        axial_j = jx;
-                    }
-                }
-        }
-        __syncwarp();
 #pragma unroll
         for (int j = 0; j < PAGANI_VEC_OWN; j++) {
             const int comp = lane + 32 * j;
             if (comp >= PAGANI_NCOMP) break;
-            const double floor = fmax(axial[j],
-                                      pagani_probe_floor(volume, probe_max[j], probe_min[j],
-                                                         rule_max[j], rule_min[j]));
+            const double floor = pagani_probe_floor(volume, probe_max[j], probe_min[j],
+                                                    rule_max[j], rule_min[j]);
             if (floor > errc[comp]) {
                 errc[comp] = floor;
                 missed = true;
@@ -346,12 +367,6 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
         }
         if (__any_sync(0xffffffffu, missed)) {
             double best = -1.0;
-            /* the axial probe of the largest weighted floor (the lowest j
-             * on ties), else the vertex probes' axis */
-            const double top = pagani_warp_max(axial_best);
-            int first_j = top > 0.0 && axial_best == top ? axial_j : 1 << 30;
-            for (int off = 16; off > 0; off >>= 1)
-                first_j = min(first_j, __shfl_xor_sync(0xffffffffu, first_j, off));
             __syncwarp();
 #pragma unroll
             for (int d = 0; d < PAGANI_N; d++) {
@@ -363,7 +378,6 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
                     split_axis = d;
                 }
             }
-            if (top > 0.0) split_axis = first_j / 2;
             pagani_region_pair(norm, PAGANI_NCOMP, gw, reference[k], valc, errc,
                                1, &v, &e);
         }

@@ -13,20 +13,15 @@
  * and E; unless E <= probe_below or E <= probe_relative * |V|, k's pair
  * (probes[2k], probes[2k + 1]; with one integral and probes NULL, the
  * pair single_below, single_relative), it leaves at once. Otherwise lane
- * j takes probes j, j + 32, ... (2^n vertex probes, then 2n axial ones:
- * points npoints + p in the rule's numbering): at a vertex probe it keeps
- * the largest and smallest |f| and per axis the sum of +-|f| (+ on the
- * upper side); an axial probe's f, and f at the rule's axis points 0 ..
- * 4n evaluated again (the evaluate kernel's are gone), go to the warp's
- * row of shared memory. Butterfly shuffles combine the lanes (exact for
- * the maximum and minimum; for the sums the same order on every run),
- * and lane d < 2n runs the axial test of probe d. The error the probes
- * set -- against the rule's largest |f| and smallest over largest
- * (rule_max, rule_min_ratio, from the evaluate kernel;
- * pagani_probe_floor), and the axial floors -- replaces E when larger,
- * and lane 0 then sets the split axis to that of the largest axial floor
- * (the lowest on ties), or else to the one of the largest |sum|, as the
- * CPU backend does. A NaN or infinite f counts as 0 and is reported
+ * j takes vertex probes j, j + 32, ... (2^n of them, points npoints + v
+ * in the rule's numbering; the evaluate kernel ran the axial ones), keeping the largest |f| and per axis the sum of
+ * +-|f| (+ on the upper side); butterfly shuffles combine the lanes
+ * (exact for the maximum and minimum; for the sums the same order on
+ * every run). When the error the probes set against the rule's largest
+ * |f| and smallest over largest (rule_max, rule_min_ratio, from the
+ * evaluate kernel; pagani_probe_floor) exceeds E, lane 0 raises E to it
+ * and sets the split axis to the one of the largest |sum|, as the CPU
+ * backend does. A NaN or infinite f counts as 0 and is reported
  * through nonfinite[k] like the evaluate kernel's.
  */
 extern "C" __global__ void __launch_bounds__(256)
@@ -36,7 +31,6 @@ pagani_cubature_probe(const double *__restrict__ lower,
                       long long stride, long long count,
                       const int *__restrict__ offsets, int integrals,
                       const double *__restrict__ initial,
-                      const double *__restrict__ dense,
                       pagani_eval_shape shape,
                       const double *__restrict__ probes, double single_below,
                       double single_relative, const char *params,
@@ -49,11 +43,8 @@ pagani_cubature_probe(const double *__restrict__ lower,
                       unsigned long long *nonfinite)
 {
 #if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
-    __shared__ double axial_f[8][6 * PAGANI_N + 1]; /* a warp's axis values */
     const long long region = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     const int lane = threadIdx.x & 31;
-    const int vertices = 1 << PAGANI_N, ne = shape.nexplicit;
-    double *fa = axial_f[(threadIdx.x / 32) & 7];
     if (region >= count) return;
     const int k = pagani_gpu_warp_integral_of(offsets, integrals, region);
     const double v = value[region], e = error[region];
@@ -78,23 +69,10 @@ pagani_cubature_probe(const double *__restrict__ lower,
         volume *= w;
         across[d] = 0.0;
     }
-    for (int q = lane; q <= 4 * PAGANI_N; q += 32) {
+    for (int p = lane; p < 1 << PAGANI_N; p += 32) {
         double xq[PAGANI_N], a;
 #pragma unroll
-        for (int d = 0; d < PAGANI_N; d++) xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
-        a = pagani_integrand_device(xq, params_k);
-        fa[q] = isfinite(a) ? a : 0.0; /* the evaluate kernel reported it */
-    }
-    for (int p = lane; p < shape.nprobes; p += 32) {
-        double xq[PAGANI_N], a;
-        if (p < vertices) {
-#pragma unroll
-            for (int d = 0; d < PAGANI_N; d++) xq[d] = pagani_probe_coordinate(p, d, c[d], h[d]);
-        } else {
-#pragma unroll
-            for (int d = 0; d < PAGANI_N; d++)
-                xq[d] = pagani_probe_axial_coordinate(p - vertices, d, c[d], h[d]);
-        }
+        for (int d = 0; d < PAGANI_N; d++) xq[d] = pagani_probe_coordinate(p, d, c[d], h[d]);
         a = pagani_integrand_device(xq, params_k);
         if (!isfinite(a)) {
             if (!reported) {
@@ -104,30 +82,17 @@ pagani_cubature_probe(const double *__restrict__ lower,
             }
             a = 0.0;
         }
-        if (p >= vertices) {
-            fa[4 * PAGANI_N + 1 + p - vertices] = a;
-            continue;
-        }
         a = fabs(a);
         probe_max = fmax(probe_max, a);
         probe_min = fmin(probe_min, a);
 #pragma unroll
         for (int d = 0; d < PAGANI_N; d++) across[d] += ((p >> d) & 1) ? a : -a;
     }
-    __syncwarp();
-    /* lane j < 2n: the axial test of probe j (a, b: points 1 and 1 + 2n) */
-    const double axial = lane < 2 * PAGANI_N
-        ? pagani_probe_axial_floor(volume, fa, PAGANI_N, lane / 2, lane & 1, __ldg(dense + 1),
-                                   __ldg(dense + 1 + 2 * PAGANI_N), fa[4 * PAGANI_N + 1 + lane])
-        : 0.0;
-    const double axial_top = pagani_warp_max(axial);
-    const int axial_first = __ffs(__ballot_sync(0xffffffffu, axial > 0.0 && axial == axial_top)) - 1;
     probe_max = pagani_warp_max(probe_max);
     probe_min = pagani_warp_min(probe_min);
     const double rmax = rule_max[region];
-    const double floor = fmax(axial_top,
-                              pagani_probe_floor(volume, probe_max, probe_min, rmax,
-                                                 rmax * (double)rule_min_ratio[region]));
+    const double floor = pagani_probe_floor(volume, probe_max, probe_min, rmax,
+                                            rmax * (double)rule_min_ratio[region]);
     if (!(floor > e)) return;
     int split_axis = 0;
     double best = -1.0;
@@ -140,7 +105,6 @@ pagani_cubature_probe(const double *__restrict__ lower,
             split_axis = d;
         }
     }
-    if (axial_first >= 0) split_axis = axial_first / 2;
     if (lane == 0) {
         error[region] = floor;
         axis[region] = (signed char)split_axis;

@@ -162,6 +162,8 @@ struct cuda_cubature {
     signed char *parent_axis[2];
     int cur;
     int implicit;              /* list cur holds parents (after a split) */
+    int axial;                 /* the job's probes: axial ones on every
+                                  region (rules/probe.h) */
     double *value, *error, *parent;
     signed char *axis;
     unsigned char *active;
@@ -693,6 +695,7 @@ static int cu_setup(void *state, const cubature_job *job)
     c->levels = 0;
     c->sorted_valid = 0;
     c->rule = job->rule;
+    c->axial = job->probes && job->rule->nprobes > 0;
     c->evaluate = ci->kernels[0];
     c->probe = ci->kernels[1];
     for (int k = 0; k < K; k++) c->counts[k] = 0;
@@ -814,13 +817,13 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
                     &initial, &dense, &tuples, &consts, &shape, &params, &params_stride,
                     &c->value, &c->error, &c->axis, &c->nonfinite, &rule_max,
-                    &rule_min_ratio};
+                    &rule_min_ratio, &c->axial};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
     if (shape.nprobes > 0 && probing) {
         void *probe_args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets,
-                              &integrals, &initial, &dense, &shape, &probes, &single_below,
+                              &integrals, &initial, &shape, &probes, &single_below,
                               &single_relative, &params, &params_stride, &c->value,
                               &rule_max, &rule_min_ratio, &c->error, &c->axis,
                               &c->nonfinite};

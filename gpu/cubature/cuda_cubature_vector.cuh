@@ -157,8 +157,8 @@ static int vector_evaluate(cuda_state *st, pagani_eval_shape shape, int probing,
                     &integrals, &c->initial, &c->dense, &c->tuples, &c->consts,
                     &shape, &c->params, &params_stride, &c->value, &c->error,
                     &c->axis, &c->nonfinite, &v->value, &v->error, &v->weights,
-                    &v->reference, &v->norm, &probing, &probes, &single_below,
-                    &single_relative};
+                    &v->reference, &v->norm, &c->axial, &probing, &probes,
+                    &single_below, &single_relative};
 
     shape.tpr = 32;
     if (probes && probing)

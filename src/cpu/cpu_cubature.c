@@ -137,6 +137,7 @@ static int cpu_setup(void *state, const cubature_job *job)
     c->integrals = job->integrals;
     c->params = job->params;
     c->params_stride = job->params_stride;
+    c->probes = job->probes && c->rule->nprobes > 0;
     c->cur = 0;
     rc = allocate_integrals(s, job->integrals);
     return rc == PAGANI_OK ? cpu_vector_setup(s, job) : rc;

@@ -28,6 +28,7 @@ struct cpu_cubature {
     int integrals;               /* K */
     const char *params;          /* K blocks, params_stride bytes apart */
     size_t params_stride;
+    int probes;                  /* the job's: axial probes on every region */
     double *lower[2], *width[2]; /* SoA [d*capacity + i], current: cur */
     int *owner[2];               /* the integral of region i */
     int cur;
@@ -91,14 +92,15 @@ static inline void cpu_two_level(const double *v, double *e, double parent)
 }
 
 /* Doubles of cpu_evaluate_region's scratch, for any cubature dimension
- * and component count: 5n + ncomp (4n + 15). */
+ * and component count: 5n + ncomp (4n + 14). */
 #define CPU_EVAL_SCRATCH                                                      \
     (5 * PAGANI_MAX_CUBATURE_DIM +                                            \
-     PAGANI_MAX_COMPONENTS * (4 * PAGANI_MAX_CUBATURE_DIM + 15))
+     PAGANI_MAX_COMPONENTS * (4 * PAGANI_MAX_CUBATURE_DIM + 14))
 
 /* Applies the rule to region i: V, raw E (every component's), split axis,
- * first bad point; then the probes when E <= probe_below or E <=
- * probe_relative * |V|. scratch: CPU_EVAL_SCRATCH doubles. */
+ * first bad point; the axial probes when the job has probes; then the
+ * vertex probes when E <= probe_below or E <= probe_relative * |V|.
+ * scratch: CPU_EVAL_SCRATCH doubles. */
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
                          double probe_relative, double *scratch);
 

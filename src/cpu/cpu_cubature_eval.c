@@ -41,51 +41,68 @@ static double weight_of(const cpu_cubature *c, int owner, int k)
     return c->weights[(size_t)owner * c->groups + k / c->group_size];
 }
 
-/* The probes of region i (probe.h), component by component: a component
- * whose |f_k| at the vertex probes leaves the range its rule's points saw,
- * rule_max[k] and rule_min[k], or whose f_k at an axial probe misses what
- * its axis points predict (f_axis, axis_points values a component), gets
- * its error raised to the floor the probes set, when that is larger; when
- * any did, the region is split across the axis of the largest axial
- * floor, or else where the vertex probes' weighted largest |f_k| differ
- * most. Returns whether any did. scratch: 2n + 4 ncomp doubles. */
-static int check_probes(const cpu_cubature *c, long long i, const void *params,
-                        const double *lo, const double *w, double volume,
-                        const double *rule_max, const double *rule_min,
-                        const double *f_axis, int axis_points, double *error,
-                        double *scratch, int *first_bad)
+/* The axial probes of region i (probe.h), on every region: a component
+ * whose f_k at the middle of a face misses what its axis points predict
+ * (f_axis, axis_points values a component) gets its error raised to the
+ * floor that sets, when larger; when any did, the region is split across
+ * the axis of the largest weighted floor (the first on ties). Returns
+ * whether any did. scratch: n + ncomp doubles. */
+static int check_axial(const cpu_cubature *c, long long i, const void *params,
+                       const double *lo, const double *w, double volume,
+                       const double *f_axis, int axis_points, double *error,
+                       double *scratch, int *first_bad)
 {
     const pagani_rule *r = c->rule;
     const int n = c->n, C = c->ncomp, owner = c->owner[c->cur][i];
-    const int vertices = 1 << n;
+    const long long first = r->npoints + (1LL << n);
+    double *x = scratch, *fx = x + n, best = 0.0;
+    int axis = -1, missed = 0;
+
+    for (int j = 0; j < 2 * n; j++) {
+        f_at(c, params, first + j, lo, w, x, fx, first_bad);
+        for (int k = 0; k < C; k++) {
+            double floor = pagani_probe_axial_floor(
+                volume, f_axis + (size_t)k * axis_points, n, j / 2, j & 1, r->split_a,
+                r->split_b, fx[k]);
+            if (floor * weight_of(c, owner, k) > best) {
+                best = floor * weight_of(c, owner, k);
+                axis = j / 2;
+            }
+            if (floor > error[k]) {
+                error[k] = floor;
+                missed = 1;
+            }
+        }
+    }
+    if (missed) c->axis[i] = axis;
+    return missed;
+}
+
+/* The vertex probes of region i (probe.h), component by component: a
+ * component whose |f_k| at the probes leaves the range its rule's points
+ * saw, rule_max[k] and rule_min[k], gets its error raised to the floor
+ * the probes set, when that is larger; when any did, the region is split
+ * across the axis where the probes' weighted largest |f_k| differ most.
+ * Returns whether any did. scratch: 2n + 3 ncomp doubles. */
+static int check_probes(const cpu_cubature *c, long long i, const void *params,
+                        const double *lo, const double *w, double volume,
+                        const double *rule_max, const double *rule_min,
+                        double *error, double *scratch, int *first_bad)
+{
+    const int n = c->n, C = c->ncomp, owner = c->owner[c->cur][i];
     double *x = scratch, *side = x + n, *fx = side + n, *probe_max = fx + C;
-    double *probe_min = probe_max + C, *axial = probe_min + C, axial_best = 0.0;
-    int axis = 0, axial_axis = -1, missed = 0;
+    double *probe_min = probe_max + C;
+    const int vertices = c->rule->nprobes > 0 ? 1 << n : 0;
+    int axis = 0, missed = 0;
 
     for (int d = 0; d < n; d++) side[d] = 0.0;
     for (int k = 0; k < C; k++) {
         probe_max[k] = 0.0;
         probe_min[k] = PAGANI_PROBE_NO_MIN;
-        axial[k] = 0.0;
     }
-    for (int v = 0; v < r->nprobes; v++) {
+    for (int v = 0; v < vertices; v++) {
         double a = 0.0;
-        f_at(c, params, r->npoints + v, lo, w, x, fx, first_bad);
-        if (v >= vertices) { /* axial probe j: axis j / 2 */
-            const int j = v - vertices;
-            for (int k = 0; k < C; k++) {
-                double floor = pagani_probe_axial_floor(
-                    volume, f_axis + (size_t)k * axis_points, n, j / 2, j & 1,
-                    r->split_a, r->split_b, fx[k]);
-                double weighted = floor * weight_of(c, owner, k);
-                axial[k] = fmax(axial[k], floor);
-                if (weighted > axial_best) {
-                    axial_best = weighted;
-                    axial_axis = j / 2;
-                }
-            }
-            continue;
-        }
+        f_at(c, params, c->rule->npoints + v, lo, w, x, fx, first_bad);
         for (int k = 0; k < C; k++) {
             double ak = fabs(fx[k]);
             probe_max[k] = fmax(probe_max[k], ak);
@@ -96,8 +113,8 @@ static int check_probes(const cpu_cubature *c, long long i, const void *params,
         for (int d = 0; d < n; d++) side[d] += (v >> d & 1) ? a : -a;
     }
     for (int k = 0; k < C; k++) {
-        double floor = fmax(axial[k], pagani_probe_floor(volume, probe_max[k], probe_min[k],
-                                                         rule_max[k], rule_min[k]));
+        double floor = pagani_probe_floor(volume, probe_max[k], probe_min[k],
+                                          rule_max[k], rule_min[k]);
         if (floor > error[k]) {
             error[k] = floor;
             missed = 1;
@@ -106,7 +123,7 @@ static int check_probes(const cpu_cubature *c, long long i, const void *params,
     if (!missed) return 0;
     for (int d = 1; d < n; d++)
         if (fabs(side[d]) > fabs(side[axis])) axis = d;
-    c->axis[i] = axial_axis >= 0 ? axial_axis : axis;
+    c->axis[i] = axis;
     return 1;
 }
 
@@ -164,11 +181,14 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     }
     c->axis[i] = pagani_rule_split_axis(
         r, f_axis + (size_t)worst_component(c, owner, error) * axis_points, w);
+    if (c->probes)
+        check_axial(c, i, params, lo, w, volume, f_axis, axis_points, error,
+                    probe_scratch, &first_bad);
     cpu_store_region(c, i, value, error);
     if ((c->error[i] <= probe_below ||
          c->error[i] <= probe_relative * fabs(c->value[i])) &&
-        check_probes(c, i, params, lo, w, volume, rule_max, rule_min, f_axis,
-                     axis_points, error, probe_scratch, &first_bad))
+        check_probes(c, i, params, lo, w, volume, rule_max, rule_min, error,
+                     probe_scratch, &first_bad))
         cpu_store_region(c, i, value, error);
     c->bad_point[i] = first_bad;
 }

@@ -226,6 +226,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     job.params_stride = batch->params_stride;
     job.ncomp = f->ncomp;
     job.norm = opt->norm;
+    job.probes = !(opt->flags & PAGANI_FLAG_NO_PROBES);
     rc = batch_start(&b, per_integral, results);
     if (rc == PAGANI_OK && b.ncomp > 1) rc = cubature_vector_start(&b, batch, opt);
     for (int k = 0; k < batch->count; k++) results[k].rule_degree = rule->degree;
