@@ -328,7 +328,8 @@ const char *pagani_context_message(const pagani_context *ctx);
  * another thread or a signal handler (pagani stops this way on Ctrl-C). A
  * request made while nothing runs stops the next integration at its first
  * pass; the call that returns clears it. On an MPI context
- * (pagani_mpi.h) a request on one rank stops every rank. */
+ * (pagani_mpi.h) a request on one rank stops every rank (in a batch
+ * shared out over the ranks, that rank's share). */
 void pagani_context_request_stop(pagani_context *ctx);
 
 /* ---- integrands ----------------------------------------------------- */
