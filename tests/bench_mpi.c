@@ -4,6 +4,7 @@
  * integrands, on the CPU or the GPU.
  *
  *   mpirun -np P bench_mpi [cpu|cuda] [quick]
+ *   mpirun -np P bench_mpi [cpu|cuda] gpus [SECONDS] [METHOD:NAME]...
  *
  * Row: method, integrand, n, epsrel, backend, ranks, wall seconds (the
  * slowest rank's, barrier to barrier), seconds in the layer's collectives
@@ -20,7 +21,8 @@
  * 1e-6; Vegas f4 5D and f5 8D at 1e9 calls an iteration for 10
  * iterations; QMC on an 8-D oscillatory Genz integrand to 1e-8) with
  * epsabs 0, each after an untimed one-iteration run (its kernels
- * compiled) and stopped after GPUS_CAP seconds by its progress callback.
+ * compiled) and stopped after SECONDS (default 30) by its progress
+ * callback; METHOD:NAME (e.g. cubature:f4) runs only the rows named.
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,13 +45,30 @@ typedef struct bench_case {
     int iterations;         /* Vegas: a fixed count (0: to the tolerance) */
 } bench_case;
 
-#define GPUS_CAP 30.0 /* seconds a run of the "gpus" rows may take */
+/* Seconds a run of the "gpus" rows may take. */
+static double gpus_cap = 30.0;
 
-/* Stops a run once it has taken GPUS_CAP seconds (data: its start). */
+/* Stops a run once it has taken gpus_cap seconds (data: its start). */
 static int cap_progress(int it, long long size, double value, double error, void *data)
 {
     (void)it; (void)size; (void)value; (void)error;
-    return MPI_Wtime() - *(const double *)data > GPUS_CAP;
+    return MPI_Wtime() - *(const double *)data > gpus_cap;
+}
+
+/* Whether row c is among the METHOD:NAME arguments (all rows when none
+ * is given). */
+static int selected(const bench_case *c, int argc, char **argv)
+{
+    char name[64];
+    int any = 0;
+
+    snprintf(name, sizeof name, "%s:%s", pagani_method_name(c->method), c->name);
+    for (int i = 1; i < argc; i++)
+        if (strchr(argv[i], ':')) {
+            any = 1;
+            if (!strcmp(argv[i], name)) return 1;
+        }
+    return !any;
 }
 
 /* One run: rank 0 prints its row. */
@@ -146,6 +165,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "cuda")) backend = PAGANI_BACKEND_CUDA;
         else if (!strcmp(argv[i], "quick")) quick = 1;
         else if (!strcmp(argv[i], "gpus")) gpus = 1;
+        else if (gpus && atof(argv[i]) > 0.0) gpus_cap = atof(argv[i]);
     }
     rc = pagani_mpi_context_create(&ctx, backend, MPI_COMM_WORLD);
     if (rc != PAGANI_OK) {
@@ -156,7 +176,8 @@ int main(int argc, char **argv)
         const bench_case *list = gpus ? gpus_cases : cases;
         size_t count = gpus ? sizeof gpus_cases / sizeof gpus_cases[0]
                             : sizeof cases / sizeof cases[0];
-        for (size_t i = 0; i < count; i++) run(ctx, &list[i], quick, gpus, ranks, rank);
+        for (size_t i = 0; i < count; i++)
+            if (selected(&list[i], argc, argv)) run(ctx, &list[i], quick, gpus, ranks, rank);
     }
     pagani_context_destroy(ctx);
     MPI_Finalize();
