@@ -88,18 +88,15 @@ static void run(pagani_context *ctx, const bench_case *c, int quick,
     if (c->calls > 0) opt.vegas_calls = quick ? c->calls / 10 : c->calls;
     if (c->iterations > 0) opt.max_iterations = c->iterations;
     opt.flags |= c->flags;
+    rc = pagani_integrand_create(ctx, &f, c->n, c->def);
     if (capped) {
         pagani_options once = opt;
         once.max_iterations = 1;
-        if (pagani_integrand_create(ctx, &f, c->n, c->def) == PAGANI_OK)
-            pagani_integrate(ctx, f, lower, upper, &once, &r);
-        pagani_integrand_destroy(f);
-        f = NULL;
+        if (rc == PAGANI_OK) pagani_integrate(ctx, f, lower, upper, &once, &r);
         opt.epsabs = 0.0;
         opt.progress = cap_progress;
         opt.progress_data = &start;
     }
-    rc = pagani_integrand_create(ctx, &f, c->n, c->def);
     comm = pagani_mpi_seconds(ctx);
     MPI_Barrier(MPI_COMM_WORLD);
     start = MPI_Wtime();
