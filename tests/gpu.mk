@@ -10,7 +10,7 @@ tests_test_gpu_pack_SOURCES = tests/test_gpu_pack.c tests/tap.h
 tests_test_gpu_pack_LDADD = $(TEST_LIBS)
 tests_test_gpu_cubature_SOURCES = tests/test_gpu_cubature.c tests/tap.h tests/suite.h
 tests_test_gpu_cubature_LDADD = $(TEST_LIBS)
-tests_test_gpu_vector_SOURCES = tests/test_gpu_vector.c tests/tap.h
+tests_test_gpu_vector_SOURCES = tests/test_gpu_vector.c tests/gpu_pair.h tests/tap.h
 tests_test_gpu_vector_LDADD = $(TEST_LIBS)
 
 noinst_PROGRAMS += tests/bench_cubature

@@ -4,6 +4,7 @@
  * (indices beyond 2^40, every transform, blocks and leaps) and the same
  * estimates. Skipped where no GPU is usable.
  */
+#include "gpu_pair.h"
 #include "qmc_checks.h"
 
 /* The points of both backends' QMC operation for one job. */
@@ -92,18 +93,10 @@ static void report_rate(pagani_context *gpu)
 
 int main(void)
 {
-    pagani_context *gpu = NULL, *cpu = NULL;
+    pagani_context *gpu, *cpu;
+    int exit_code;
 
-    if (pagani_context_create(&gpu, PAGANI_BACKEND_CUDA) != PAGANI_OK) {
-        tap_diag("%s", pagani_context_message(gpu));
-        pagani_context_destroy(gpu);
-        return tap_skip_all("no usable GPU");
-    }
-    if (pagani_context_create(&cpu, PAGANI_BACKEND_CPU) != PAGANI_OK) {
-        tap_plan(1);
-        tap_ok(0, "CPU context: %s", pagani_context_message(cpu));
-        return 1;
-    }
+    if (!gpu_pair_open(&gpu, &cpu, &exit_code)) return exit_code;
     if (!gpu->backend->qmc) {
         tap_plan(1);
         tap_ok(0, "the CUDA backend offers the QMC operation (backend_ops.qmc)");

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include "pagani.h"
+#include "gpu_pair.h"
 #include "tap.h"
 
 #define N 3
@@ -229,18 +230,10 @@ int main(void)
 {
     static const pagani_method methods[3] = { PAGANI_CUBATURE, PAGANI_VEGAS,
                                               PAGANI_QMC };
-    pagani_context *gpu = NULL, *cpu = NULL;
+    pagani_context *gpu, *cpu;
+    int exit_code;
 
-    if (pagani_context_create(&gpu, PAGANI_BACKEND_CUDA) != PAGANI_OK) {
-        tap_diag("%s", pagani_context_message(gpu));
-        pagani_context_destroy(gpu);
-        return tap_skip_all("no usable GPU");
-    }
-    if (pagani_context_create(&cpu, PAGANI_BACKEND_CPU) != PAGANI_OK) {
-        tap_plan(1);
-        tap_ok(0, "CPU context: %s", pagani_context_message(cpu));
-        return 1;
-    }
+    if (!gpu_pair_open(&gpu, &cpu, &exit_code)) return exit_code;
     tap_plan(13);
     check_moments(gpu, PAGANI_CUBATURE, 1e-6);
     check_moments(gpu, PAGANI_VEGAS, 1e-3);

@@ -7,6 +7,7 @@
  * program is skipped, never passed.
  */
 #include <stdlib.h>
+#include "gpu_pair.h"
 #include "vegas_cases.h"
 
 /* The suite's seed-1 result on the CPU and the GPU agree within errors. */
@@ -53,17 +54,10 @@ static void check_same_fault(pagani_context *gpu, pagani_context *cpu)
 
 int main(void)
 {
-    pagani_context *gpu = NULL, *cpu = NULL;
+    pagani_context *gpu, *cpu;
+    int exit_code;
 
-    if (pagani_context_create(&gpu, PAGANI_BACKEND_CUDA) != PAGANI_OK) {
-        pagani_context_destroy(gpu);
-        return tap_skip_all("no usable GPU");
-    }
-    if (pagani_context_create(&cpu, PAGANI_BACKEND_CPU) != PAGANI_OK) {
-        tap_ok(0, "CPU context: %s", pagani_context_message(cpu));
-        tap_done();
-        return 1;
-    }
+    if (!gpu_pair_open(&gpu, &cpu, &exit_code)) return exit_code;
     for (int i = 0; i < VEGAS_SUITE_SIZE; i++) {
         vegas_case c = vegas_suite_case(i);
         vegas_check_case(gpu, &c);

@@ -5,7 +5,7 @@ check_PROGRAMS += tests/test_vegas tests/test_gpu_vegas tests/test_vegas_batch
 tests_test_vegas_SOURCES = tests/test_vegas.c tests/vegas_cases.h tests/vegas_sinsum.h \
 	tests/suite.h
 tests_test_vegas_LDADD = $(TEST_LIBS)
-tests_test_gpu_vegas_SOURCES = tests/test_gpu_vegas.c tests/vegas_cases.h \
+tests_test_gpu_vegas_SOURCES = tests/test_gpu_vegas.c tests/gpu_pair.h tests/vegas_cases.h \
 	tests/vegas_sinsum.h tests/suite.h
 tests_test_gpu_vegas_LDADD = $(TEST_LIBS)
 tests_test_vegas_batch_SOURCES = tests/test_vegas_batch.c
