@@ -7,6 +7,8 @@
  */
 
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
+#define PAGANI_PROBE_LANE_BITS 5 /* log2 of the warp's 32 lanes */
+#define PAGANI_PROBE_PER_LANE (((1 << PAGANI_N) + 31) / 32)
 /*
  * One warp per region, eight regions per 256-thread block. The warp finds
  * the region's integral k (a warp search over offsets) and reads its V
@@ -14,8 +16,12 @@
  * (probes[2k], probes[2k + 1]; with one integral and probes NULL, the
  * pair single_below, single_relative), it leaves at once. Otherwise lane
  * j takes vertex probes j, j + 32, ... (2^n of them, points npoints + v
- * in the rule's numbering; the evaluate kernel ran the axial ones), keeping the largest |f| and per axis the sum of
- * +-|f| (+ on the upper side); butterfly shuffles combine the lanes
+ * in the rule's numbering; the evaluate kernel ran the axial ones),
+ * keeping the largest and smallest |f| and per axis the sum of +-|f| (+
+ * on the upper side): a probe's sides of axes 0..4 are its lane's, so
+ * the lane keeps one sum of |f| for them and one signed sum per higher
+ * axis, and computes only the higher coordinates per probe; butterfly
+ * shuffles combine the lanes
  * (exact for the maximum and minimum; for the sums the same order on
  * every run). When the error the probes set against the rule's largest
  * |f| and smallest over largest (rule_max, rule_min_ratio, from the
@@ -56,8 +62,9 @@ pagani_cubature_probe(const double *__restrict__ lower,
 
     const long long src = shape.implicit ? region >> 1 : region;
     const int split = shape.implicit ? parent_axis[src] : -1;
-    double c[PAGANI_N], h[PAGANI_N], across[PAGANI_N], volume = 1.0, probe_max = 0.0;
-    double probe_min = PAGANI_PROBE_NO_MIN;
+    double c[PAGANI_N], h[PAGANI_N], xq[PAGANI_N], volume = 1.0, probe_max = 0.0;
+    double probe_min = PAGANI_PROBE_NO_MIN, lane_sum = 0.0;
+    double high_sum[PAGANI_N > PAGANI_PROBE_LANE_BITS ? PAGANI_N - PAGANI_PROBE_LANE_BITS : 1];
     bool reported = false;
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
@@ -67,12 +74,21 @@ pagani_cubature_probe(const double *__restrict__ lower,
         h[d] = w;
         c[d] = l + 0.5 * w;
         volume *= w;
-        across[d] = 0.0;
+        /* axes below PAGANI_PROBE_LANE_BITS: the lane's side for all its probes */
+        xq[d] = pagani_probe_coordinate(lane, d, c[d], h[d]);
+        if (d >= PAGANI_PROBE_LANE_BITS) high_sum[d - PAGANI_PROBE_LANE_BITS] = 0.0;
     }
-    for (int p = lane; p < 1 << PAGANI_N; p += 32) {
-        double xq[PAGANI_N], a;
+    /* Probe p = lane + 32 i: its bits below 5 are the lane's, so are its
+     * sides of those axes; the higher axes follow the bits of i (compile-
+     * time constants where the loop is unrolled). */
+#pragma unroll 8
+    for (int i = 0; i < PAGANI_PROBE_PER_LANE; i++) {
+        const int p = lane + 32 * i;
+        double a;
+        if (p >= 1 << PAGANI_N) break;
 #pragma unroll
-        for (int d = 0; d < PAGANI_N; d++) xq[d] = pagani_probe_coordinate(p, d, c[d], h[d]);
+        for (int d = PAGANI_PROBE_LANE_BITS; d < PAGANI_N; d++)
+            xq[d] = pagani_probe_coordinate(p, d, c[d], h[d]);
         a = pagani_integrand_device(xq, params_k);
         if (!isfinite(a)) {
             if (!reported) {
@@ -85,8 +101,10 @@ pagani_cubature_probe(const double *__restrict__ lower,
         a = fabs(a);
         probe_max = fmax(probe_max, a);
         probe_min = fmin(probe_min, a);
+        lane_sum += a;
 #pragma unroll
-        for (int d = 0; d < PAGANI_N; d++) across[d] += ((p >> d) & 1) ? a : -a;
+        for (int d = PAGANI_PROBE_LANE_BITS; d < PAGANI_N; d++)
+            high_sum[d - PAGANI_PROBE_LANE_BITS] += ((p >> d) & 1) ? a : -a;
     }
     probe_max = pagani_warp_max(probe_max);
     probe_min = pagani_warp_min(probe_min);
@@ -98,7 +116,9 @@ pagani_cubature_probe(const double *__restrict__ lower,
     double best = -1.0;
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
-        double sum = across[d];
+        /* sum over the lane's probes of +-|f|, + on the upper side of d */
+        double sum = d < PAGANI_PROBE_LANE_BITS ? (((lane >> d) & 1) ? lane_sum : -lane_sum)
+                                                : high_sum[d - PAGANI_PROBE_LANE_BITS];
         for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
         if (fabs(sum) > best) {
             best = fabs(sum);
