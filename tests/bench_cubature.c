@@ -138,6 +138,7 @@ static const char *const variants[] = {
     "-DPAGANI_EVAL_MIN_BLOCKS=2",
     "-DPAGANI_EVAL_UNROLL=2 -DPAGANI_EVAL_MIN_BLOCKS=2",
     "-DPAGANI_EVAL_UNROLL=4 -DPAGANI_EVAL_MIN_BLOCKS=1",
+    "-DPAGANI_EVAL_MIN_BLOCKS=4",
 };
 
 /*

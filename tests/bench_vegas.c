@@ -10,8 +10,9 @@
  *
  * Each row is the second of two identical runs (the first compiles and
  * warms up). Prints ms, calls/s, estimate, error, true relative error,
- * chi2/dof, iterations and status. Usage: bench_vegas [cpu] (the CPU
- * backend runs the same table with calls divided by 1000).
+ * chi2/dof, iterations and status. Usage: bench_vegas [cpu] [ROW...]
+ * (the CPU backend runs the same table with calls divided by 1000; ROWs,
+ * integrand names such as f4 or sin, restrict the table to theirs).
  */
 #include <stdio.h>
 #include <string.h>
@@ -92,6 +93,7 @@ int main(int argc, char **argv)
         {"f5", &suite_f5, 5, 8, 1, 1e8, 1e-4, 0, 5},
     };
     int cpu = argc > 1 && strcmp(argv[1], "cpu") == 0;
+    int first_row_arg = 1 + cpu;
     pagani_context *ctx;
 
     if (pagani_context_create(&ctx, cpu ? PAGANI_BACKEND_CPU : PAGANI_BACKEND_CUDA) !=
@@ -106,8 +108,11 @@ int main(int argc, char **argv)
     printf("%-10s %3s %8s %7s %10s %10s %22s %10s %10s %8s %4s %s\n", "integrand", "n",
            "calls", "epsrel", "ms", "calls/s", "estimate", "error", "true err",
            "chi2/dof", "it", "status");
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        run_row(ctx, &rows[i], cpu ? 1e-3 : 1.0);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        int want = argc == first_row_arg;
+        for (int j = first_row_arg; j < argc; j++) want |= !strcmp(argv[j], rows[i].name);
+        if (want) run_row(ctx, &rows[i], cpu ? 1e-3 : 1.0);
+    }
     pagani_context_destroy(ctx);
     return 0;
 }

@@ -1244,31 +1244,16 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
     static const char *const vector[1] = {"pagani_cubature_evaluate_vector"};
     const int several = f->vector_form && f->ncomp > 1;
     pagani_context *ctx = st->ctx;
-    const char *env = getenv("PAGANI_CUDA_EVAL_OPTIONS");
-    size_t len = strlen(pagani_cubature_kernel_src);
-    char *text, *end, words[256];
     cuda_integrand *ci;
+    char *text;
     int rc;
 
-    if (!(text = (char *)malloc(len + 4 * sizeof words + 1)) ||
+    /* Kernel variants for benchmarks (cubature_evaluate.cuh's knobs) */
+    if (!(text = cuda_kernel_variant("PAGANI_CUDA_EVAL_OPTIONS", pagani_cubature_kernel_src)) ||
         !(ci = (cuda_integrand *)calloc(1, sizeof *ci))) {
         free(text);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature kernel text");
     }
-    /* Kernel variants for benchmarks (cubature_evaluate.cuh's knobs): the
-     * words -DNAME=VALUE of PAGANI_CUDA_EVAL_OPTIONS become #defines. */
-    end = text;
-    if (env && strlen(env) < sizeof words) {
-        char *save = NULL;
-        strcpy(words, env);
-        for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-            char *eq = strchr(w, '=');
-            if (strncmp(w, "-D", 2) != 0) continue;
-            if (eq) *eq = ' ';
-            end += sprintf(end, "#define %s\n", w + 2);
-        }
-    }
-    memcpy(end, pagani_cubature_kernel_src, len + 1);
     rc = cuda_integrand_kernels(ctx, f, text, "cubature", several ? vector : scalar,
                                 ci->kernels, several ? 1 : 2, &ci->module);
     free(text);

@@ -64,3 +64,25 @@ int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
     }
     return rc;
 }
+
+char *cuda_kernel_variant(const char *env, const char *kernels)
+{
+    const char *value = getenv(env);
+    size_t len = strlen(kernels);
+    char words[256], *text, *end;
+
+    if (!value || strlen(value) >= sizeof words) value = "";
+    /* each #define is at most its word plus 9 characters */
+    if (!(text = malloc(len + 5 * strlen(value) + 1))) return NULL;
+    end = text;
+    strcpy(words, value);
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w;
+         w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        if (strncmp(w, "-D", 2) != 0 || w[2] == '\0') continue;
+        if (eq) *eq = ' ';
+        end += sprintf(end, "#define %s\n", w + 2);
+    }
+    memcpy(end, kernels, len + 1);
+    return text;
+}

@@ -36,6 +36,12 @@ int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
                            const char *const *names, cudaKernel_t *kernels,
                            int count, cuda_module **out);
 
+/* Kernel variants for benchmarks: `kernels` preceded by a #define for
+ * each word -DNAME or -DNAME=VALUE of the environment variable `env`
+ * (other words and a value of 255 characters or more are ignored), as a
+ * new string the caller frees; NULL when out of memory. */
+char *cuda_kernel_variant(const char *env, const char *kernels);
+
 #ifdef __cplusplus
 }
 #endif

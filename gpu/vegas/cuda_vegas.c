@@ -101,13 +101,18 @@ int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f)
     static const char *const names[2] = {"pagani_vegas_adjust", "pagani_vegas_plain"};
     cudaKernel_t kernels[2];
     cuda_vegas_integrand *ci;
+    char *text;
     int rc;
 
     if (f->device_module[PAGANI_VEGAS]) return PAGANI_OK;
-    if (!(ci = calloc(1, sizeof *ci)))
+    /* Kernel variants for benchmarks (vegas_kernel.cuh's knob) */
+    if (!(text = cuda_kernel_variant("PAGANI_CUDA_VEGAS_OPTIONS", pagani_vegas_kernel_src)) ||
+        !(ci = calloc(1, sizeof *ci))) {
+        free(text);
         return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "Vegas kernels");
-    rc = cuda_integrand_kernels(st->ctx, f, pagani_vegas_kernel_src, "vegas",
-                                names, kernels, 2, &ci->module);
+    }
+    rc = cuda_integrand_kernels(st->ctx, f, text, "vegas", names, kernels, 2, &ci->module);
+    free(text);
     if (rc != PAGANI_OK) {
         free(ci);
         return rc;

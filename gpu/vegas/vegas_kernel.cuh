@@ -12,6 +12,15 @@
 #endif
 
 #define PAGANI_VEGAS_THREADS 256
+/* The __launch_bounds__ minimum of blocks an SM holds (a benchmark knob,
+ * passed as -DPAGANI_VEGAS_MIN_BLOCKS=k through PAGANI_CUDA_VEGAS_OPTIONS;
+ * the default is what ships): k caps registers at 65536 / (256 k). On an
+ * H100, sin 6-D at 2e9 calls (bench_vegas sin): 1 lets NVRTC take 165
+ * registers (3.8e10 calls/s); 2, 128 (5.1e10); 3, 80 with spills (4.2e10);
+ * 4, 64 (3.0e10). */
+#ifndef PAGANI_VEGAS_MIN_BLOCKS
+#define PAGANI_VEGAS_MIN_BLOCKS 2
+#endif
 /* An integrand of several components: its component sums (one component
  * is run as a scalar integrand) */
 #if defined(PAGANI_NCOMP) && PAGANI_NCOMP > 1
@@ -436,7 +445,7 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
 /* The pass with bin accumulation (grid-adjusting iterations): each block
  * and thread does what pagani_vegas_pass above says, adding every
  * sample's (f J)^2 to its bins. */
-extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS)
+extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS, PAGANI_VEGAS_MIN_BLOCKS)
 pagani_vegas_adjust(const pagani_vegas_args a, const pagani_vegas_member *members,
                     pagani_vegas_partial *partials, pagani_vegas_partial *out)
 {
@@ -445,7 +454,7 @@ pagani_vegas_adjust(const pagani_vegas_args a, const pagani_vegas_member *member
 
 /* The cheaper pass once the grid is frozen: the same mapping of blocks and
  * threads to integrals and pieces (pagani_vegas_pass), no bins. */
-extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS)
+extern "C" __global__ void __launch_bounds__(PAGANI_VEGAS_THREADS, PAGANI_VEGAS_MIN_BLOCKS)
 pagani_vegas_plain(const pagani_vegas_args a, const pagani_vegas_member *members,
                    pagani_vegas_partial *partials, pagani_vegas_partial *out)
 {
