@@ -43,6 +43,33 @@ __device__ __forceinline__ double pagani_warp_min(double v)
 }
 
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
+#define PAGANI_CORNER_LANE_BITS 5 /* log2 of a warp's 32 lanes */
+
+/* f at rule point q of `region` (coordinates xq), folded into the
+ * thread's range of |f|; a NaN or infinite f counts as 0, and the
+ * thread's first such (region, point) goes to nonfinite[k] (atomicMin on
+ * region << 21 | q: the smallest key, so the report is deterministic). */
+__device__ __forceinline__ double pagani_eval_point(const double *xq, const void *p, int q,
+                                                    long long region, const int *offsets,
+                                                    int integrals,
+                                                    unsigned long long *nonfinite,
+                                                    bool &reported, double &fmax_q,
+                                                    double &fmin_q)
+{
+    double fq = pagani_integrand_device(xq, p);
+    if (!isfinite(fq)) {
+        if (!reported) {
+            reported = true;
+            atomicMin(nonfinite + pagani_gpu_integral_of(offsets, integrals, region),
+                      ((unsigned long long)region << 21) | (unsigned long long)q);
+        }
+        fq = 0.0;
+    }
+    fmax_q = fmax(fmax_q, fabs(fq));
+    fmin_q = fmin(fmin_q, fabs(fq));
+    return fq;
+}
+
 /*
  * One region per group of shape.tpr threads (a whole number of warps);
  * blockDim.x / tpr groups per block, so small rules put several regions in
@@ -54,8 +81,8 @@ __device__ __forceinline__ double pagani_warp_min(double v)
  * and its split axis.
  * Thread `lane` of a group takes rule points lane, lane + tpr, ...:
  * explicit points from the dense offset table (one coalesced load per
- * coordinate), then the 2^n corners generated from the bits of the point
- * index. Each thread keeps the five weighted sums r_0..r_4; a warp-shuffle
+ * coordinate), then corners lane, lane + tpr, ... generated from the bits
+ * of the corner's index (those below 5 are the lane's, set once). Each thread keeps the five weighted sums r_0..r_4; a warp-shuffle
  * tree and a fixed-order pass over the group's warps reduce them
  * (deterministic for a given tpr). f at points 0 .. 4n goes to shared
  * memory for the fourth differences. The group's first warp then finishes
@@ -132,42 +159,46 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
             c[d] = l + 0.5 * w;
         }
         PAGANI_UNROLL(PAGANI_EVAL_UNROLL)
-        for (int q = lane; q < shape.npoints; q += tpr) {
+        for (int q = lane; q < ne; q += tpr) {
             double xq[PAGANI_N];
-            double fq;
-            int tuple;
-            if (q < ne) {
 #pragma unroll
-                for (int d = 0; d < PAGANI_N; d++)
-                    xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
-                tuple = __ldg(tuples + q);
-            } else {
-                const int bits = q - ne;
+            for (int d = 0; d < PAGANI_N; d++)
+                xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
+            const double fq = pagani_eval_point(xq, p, q, region, offsets, integrals,
+                                                nonfinite, reported, fmax_q, fmin_q);
+            const double *w = weights + 5 * __ldg(tuples + q);
+            s0 = fma(w[0], fq, s0);
+            s1 = fma(w[1], fq, s1);
+            s2 = fma(w[2], fq, s2);
+            s3 = fma(w[3], fq, s3);
+            s4 = fma(w[4], fq, s4);
+            if (q < nfd) fd[q] = fq;
+        }
+        /* The 2^n corners c +- gen h, corner b (point ne + b) on the upper
+         * side of axis d where bit d of b is clear. A thread's corners b =
+         * lane, lane + tpr, ... share their bits below 5 (tpr is whole
+         * warps), so their coordinates on those axes are set once; all
+         * share one tuple of weights. */
+        const int ncorners = shape.npoints - ne;
+        if (lane < ncorners) {
+            const double *w = weights + 5 * shape.corner_weights;
+            double xq[PAGANI_N];
 #pragma unroll
-                for (int d = 0; d < PAGANI_N; d++)
-                    xq[d] = fma(((bits >> d) & 1) ? -gen : gen, h[d], c[d]);
-                tuple = shape.corner_weights;
-            }
-            fq = pagani_integrand_device(xq, p);
-            if (!isfinite(fq)) {
-                if (!reported) {
-                    reported = true;
-                    atomicMin(nonfinite + pagani_gpu_integral_of(offsets, integrals, region),
-                              ((unsigned long long)region << 21) | (unsigned long long)q);
-                }
-                fq = 0.0;
-            }
-            fmax_q = fmax(fmax_q, fabs(fq));
-            fmin_q = fmin(fmin_q, fabs(fq));
-            {
-                const double *w = weights + 5 * tuple;
+            for (int d = 0; d < PAGANI_N; d++)
+                xq[d] = fma(((lane >> d) & 1) ? -gen : gen, h[d], c[d]);
+            for (int b = lane; b < ncorners; b += tpr) {
+#pragma unroll
+                for (int d = PAGANI_CORNER_LANE_BITS; d < PAGANI_N; d++)
+                    xq[d] = fma(((b >> d) & 1) ? -gen : gen, h[d], c[d]);
+                const double fq = pagani_eval_point(xq, p, ne + b, region, offsets,
+                                                    integrals, nonfinite, reported,
+                                                    fmax_q, fmin_q);
                 s0 = fma(w[0], fq, s0);
                 s1 = fma(w[1], fq, s1);
                 s2 = fma(w[2], fq, s2);
                 s3 = fma(w[3], fq, s3);
                 s4 = fma(w[4], fq, s4);
             }
-            if (q < nfd) fd[q] = fq;
         }
     }
 
