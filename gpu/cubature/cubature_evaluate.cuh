@@ -26,6 +26,18 @@
 #endif
 #define PAGANI_DO_PRAGMA(x) _Pragma(#x)
 #define PAGANI_UNROLL(k) PAGANI_DO_PRAGMA(unroll k)
+/* log2 of a warp's 32 lanes: the points a thread takes by index lane,
+ * lane + 32 m, ... (corners here, vertex probes in cubature_probe.cuh)
+ * share the index's bits below it. */
+#define PAGANI_LANE_BITS 5
+
+/* Coordinate d of corner b of the rule: c + gen h, or c - gen h where bit
+ * d of b is set. */
+__device__ __forceinline__ double pagani_corner_coordinate(int b, int d, double gen,
+                                                           double c, double h)
+{
+    return fma(((b >> d) & 1) ? -gen : gen, h, c);
+}
 
 /* Warp-wide maximum and minimum (exact, so the order does not matter). */
 __device__ __forceinline__ double pagani_warp_max(double v)
@@ -43,8 +55,6 @@ __device__ __forceinline__ double pagani_warp_min(double v)
 }
 
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
-#define PAGANI_CORNER_LANE_BITS 5 /* log2 of a warp's 32 lanes */
-
 /* f at rule point q of `region` (coordinates xq), folded into the
  * thread's range of |f|; a NaN or infinite f counts as 0, and the
  * thread's first such (region, point) goes to nonfinite[k] (atomicMin on
@@ -185,11 +195,11 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
             double xq[PAGANI_N];
 #pragma unroll
             for (int d = 0; d < PAGANI_N; d++)
-                xq[d] = fma(((lane >> d) & 1) ? -gen : gen, h[d], c[d]);
+                xq[d] = pagani_corner_coordinate(lane, d, gen, c[d], h[d]);
             for (int b = lane; b < ncorners; b += tpr) {
 #pragma unroll
-                for (int d = PAGANI_CORNER_LANE_BITS; d < PAGANI_N; d++)
-                    xq[d] = fma(((b >> d) & 1) ? -gen : gen, h[d], c[d]);
+                for (int d = PAGANI_LANE_BITS; d < PAGANI_N; d++)
+                    xq[d] = pagani_corner_coordinate(b, d, gen, c[d], h[d]);
                 const double fq = pagani_eval_point(xq, p, ne + b, region, offsets,
                                                     integrals, nonfinite, reported,
                                                     fmax_q, fmin_q);

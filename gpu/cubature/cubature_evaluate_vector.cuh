@@ -172,7 +172,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
                 const int bits = q - ne;
 #pragma unroll
                 for (int d = 0; d < PAGANI_N; d++)
-                    xq[d] = fma(((bits >> d) & 1) ? -gen : gen, h[d], c[d]);
+                    xq[d] = pagani_corner_coordinate(bits, d, gen, c[d], h[d]);
                 row_tuple[row] = shape.corner_weights;
             }
             pagani_vec_stage(xq, p, stage, row, gw, group_size, nonfinite + k,

@@ -7,7 +7,6 @@
  */
 
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
-#define PAGANI_PROBE_LANE_BITS 5 /* log2 of the warp's 32 lanes */
 #define PAGANI_PROBE_PER_LANE (((1 << PAGANI_N) + 31) / 32)
 /*
  * One warp per region, eight regions per 256-thread block. The warp finds
@@ -64,7 +63,7 @@ pagani_cubature_probe(const double *__restrict__ lower,
     const int split = shape.implicit ? parent_axis[src] : -1;
     double c[PAGANI_N], h[PAGANI_N], xq[PAGANI_N], volume = 1.0, probe_max = 0.0;
     double probe_min = PAGANI_PROBE_NO_MIN, lane_sum = 0.0;
-    double high_sum[PAGANI_N > PAGANI_PROBE_LANE_BITS ? PAGANI_N - PAGANI_PROBE_LANE_BITS : 1];
+    double high_sum[PAGANI_N > PAGANI_LANE_BITS ? PAGANI_N - PAGANI_LANE_BITS : 1];
     bool reported = false;
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
@@ -74,9 +73,9 @@ pagani_cubature_probe(const double *__restrict__ lower,
         h[d] = w;
         c[d] = l + 0.5 * w;
         volume *= w;
-        /* axes below PAGANI_PROBE_LANE_BITS: the lane's side for all its probes */
+        /* axes below PAGANI_LANE_BITS: the lane's side for all its probes */
         xq[d] = pagani_probe_coordinate(lane, d, c[d], h[d]);
-        if (d >= PAGANI_PROBE_LANE_BITS) high_sum[d - PAGANI_PROBE_LANE_BITS] = 0.0;
+        if (d >= PAGANI_LANE_BITS) high_sum[d - PAGANI_LANE_BITS] = 0.0;
     }
     /* Probe p = lane + 32 i: its bits below 5 are the lane's, so are its
      * sides of those axes; the higher axes follow the bits of i (compile-
@@ -87,7 +86,7 @@ pagani_cubature_probe(const double *__restrict__ lower,
         double a;
         if (p >= 1 << PAGANI_N) break;
 #pragma unroll
-        for (int d = PAGANI_PROBE_LANE_BITS; d < PAGANI_N; d++)
+        for (int d = PAGANI_LANE_BITS; d < PAGANI_N; d++)
             xq[d] = pagani_probe_coordinate(p, d, c[d], h[d]);
         a = pagani_integrand_device(xq, params_k);
         if (!isfinite(a)) {
@@ -103,8 +102,8 @@ pagani_cubature_probe(const double *__restrict__ lower,
         probe_min = fmin(probe_min, a);
         lane_sum += a;
 #pragma unroll
-        for (int d = PAGANI_PROBE_LANE_BITS; d < PAGANI_N; d++)
-            high_sum[d - PAGANI_PROBE_LANE_BITS] += ((p >> d) & 1) ? a : -a;
+        for (int d = PAGANI_LANE_BITS; d < PAGANI_N; d++)
+            high_sum[d - PAGANI_LANE_BITS] += ((p >> d) & 1) ? a : -a;
     }
     probe_max = pagani_warp_max(probe_max);
     probe_min = pagani_warp_min(probe_min);
@@ -117,8 +116,8 @@ pagani_cubature_probe(const double *__restrict__ lower,
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
         /* sum over the lane's probes of +-|f|, + on the upper side of d */
-        double sum = d < PAGANI_PROBE_LANE_BITS ? (((lane >> d) & 1) ? lane_sum : -lane_sum)
-                                                : high_sum[d - PAGANI_PROBE_LANE_BITS];
+        double sum = d < PAGANI_LANE_BITS ? (((lane >> d) & 1) ? lane_sum : -lane_sum)
+                                                : high_sum[d - PAGANI_LANE_BITS];
         for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
         if (fabs(sum) > best) {
             best = fabs(sum);
