@@ -1,7 +1,8 @@
 /*
  * cubature_evaluate.cuh - PAGANI's EVALUATE step on the GPU. Not compiled
  * into the library: cuda_cubature.cu pastes this text, after the wrapped
- * integrand (pagani_source_wrap, PAGANI_TARGET_CUDA) and cubature_math.h,
+ * integrand (pagani_source_wrap, PAGANI_TARGET_CUDA), cubature_math.h,
+ * cubature_warp.cuh and cubature_probe.cuh,
  * into one translation unit that NVRTC compiles per integrand with
  * -DPAGANI_N=n, so the integrand is inlined and every loop over the
  * dimension has a compile-time trip count (coordinates stay in registers).
@@ -11,9 +12,6 @@
  *   PAGANI_EVAL_MIN_BLOCKS __launch_bounds__ minimum of 256-thread blocks
  *                          (3 caps registers at 80: no spills up to n = 8)
  */
-#ifndef PAGANI_N
-#error "PAGANI_N (the dimension) must be defined"
-#endif
 #ifndef PAGANI_EVAL_UNROLL
 #define PAGANI_EVAL_UNROLL 1
 #endif
@@ -26,10 +24,6 @@
 #endif
 #define PAGANI_DO_PRAGMA(x) _Pragma(#x)
 #define PAGANI_UNROLL(k) PAGANI_DO_PRAGMA(unroll k)
-/* log2 of a warp's 32 lanes: the points a thread takes by index lane,
- * lane + 32 m, ... (corners here, vertex probes in cubature_probe.cuh)
- * share the index's bits below it. */
-#define PAGANI_LANE_BITS 5
 
 /* Coordinate d of corner b of the rule: c + gen h, or c - gen h where bit
  * d of b is set. */
@@ -37,21 +31,6 @@ __device__ __forceinline__ double pagani_corner_coordinate(int b, int d, double 
                                                            double c, double h)
 {
     return fma(((b >> d) & 1) ? -gen : gen, h, c);
-}
-
-/* Warp-wide maximum and minimum (exact, so the order does not matter). */
-__device__ __forceinline__ double pagani_warp_max(double v)
-{
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, off));
-    return v;
-}
-
-__device__ __forceinline__ double pagani_warp_min(double v)
-{
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) v = fmin(v, __shfl_xor_sync(0xffffffffu, v, off));
-    return v;
 }
 
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
@@ -99,14 +78,17 @@ __device__ __forceinline__ double pagani_eval_point(const double *xq, const void
  * the region in parallel: its lanes take the null-rule terms (k, s) and
  * the axes d, warp maxima combine them (maxima are exact, so the result is
  * the serial one), and lane 0 writes the value V, raw error E and split
- * axis K (with axial set, lanes 0 .. 2n - 1 first evaluate the axial
- * probes and raise E, and set K, where one misses what the axis points in
- * shared memory predict: pagani_probe_axial_floor), and for the probe
- * kernel the largest |f| at its points and
- * the ratio of the smallest to it (a float: a ratio below its range reads
- * 0, which only turns the probes' test below off). A NaN or infinite f counts as 0 and its (region, point) goes to
- * nonfinite[k], the smallest key kept (atomicMin on region << 21 | point),
- * so the report is deterministic.
+ * axis K. Before that, with axial set, lanes 0 .. 2n - 1 evaluate the
+ * axial probes and raise E, and set K, where one misses what the axis
+ * points in shared memory predict (pagani_probe_axial_floor); then, with
+ * vertex set, when E <= below or E <= relative |V| (k's pair probes[2k],
+ * probes[2k + 1]; with one integral and probes NULL, single_below and
+ * single_relative: a region this iteration could finish), the warp takes
+ * the 2^n vertex probes (pagani_vertex_probes), which raise E and set K
+ * where f leaves the range of |f| the rule's points saw. A NaN or
+ * infinite f counts as 0 and its (region, point) goes to nonfinite[k],
+ * the smallest key kept (atomicMin on region << 21 | point), so the
+ * report is deterministic.
  */
 extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate(const double *__restrict__ lower,
@@ -124,8 +106,9 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                          double *__restrict__ error,
                          signed char *__restrict__ axis,
                          unsigned long long *nonfinite,
-                         double *__restrict__ rule_max,
-                         float *__restrict__ rule_min_ratio, int axial)
+                         int axial, int vertex,
+                         const double *__restrict__ probes, double single_below,
+                         double single_relative)
 {
     extern __shared__ double pagani_smem[];
     const int tpr = shape.tpr;
@@ -316,13 +299,19 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
             split_axis = (__ffs(__ballot_sync(0xffffffffu, floor == top)) - 1) / 2;
         }
     }
+    if (vertex) {
+        const int kp = pagani_gpu_integral_of(offsets, integrals, region);
+        const double below = probes ? probes[2 * kp] : single_below;
+        const double relative = probes ? probes[2 * kp + 1] : single_relative;
+        if (e <= below || e <= relative * fabs(volume * r0))
+            pagani_vertex_probes(c, h, volume, p, fmax_q, fmin_q, region, shape.npoints,
+                                 nonfinite + kp, &e, &split_axis);
+    }
 #endif
     if (lane == 0) {
         value[region] = volume * r0;
         error[region] = e;
         axis[region] = (signed char)split_axis;
-        rule_max[region] = fmax_q;
-        rule_min_ratio[region] = fmax_q > 0.0 ? (float)(fmin_q / fmax_q) : 0.0f;
     }
 }
 #endif /* !PAGANI_VECTOR */

@@ -2,9 +2,10 @@
  * cubature_evaluate_vector.cuh - PAGANI's EVALUATE step on the GPU for an
  * integrand of several components (PAGANI_VECTOR, gpu/jit/vector_eval.cuh):
  * the rule and the vertex probes in one kernel. Not compiled into the
- * library: cuda_cubature.cu pastes this text after cubature_evaluate.cuh
- * and cubature_probe.cuh (which hold the scalar kernels and are empty
- * here), so NVRTC compiles it per integrand with the integrand inlined.
+ * library: cuda_cubature.cu pastes this text after cubature_warp.cuh,
+ * cubature_probe.cuh and cubature_evaluate.cuh (whose scalar probes and
+ * kernel are empty here), so NVRTC compiles it per integrand with the
+ * integrand inlined.
  * backend.h ("Vector integrands") and rules/component_norm.h say what is
  * computed; cpu_cubature_eval.c computes the same on the host.
  */

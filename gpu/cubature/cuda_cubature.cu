@@ -1,7 +1,8 @@
 /*
  * cuda_cubature.cu - the cubature operations of backend.h on the GPU
- * (DESIGN.md section 5): EVALUATE is the NVRTC kernels of
- * cubature_evaluate.cuh and cubature_probe.cuh, compiled per integrand;
+ * (DESIGN.md section 5): EVALUATE is the NVRTC kernel of
+ * cubature_evaluate.cuh (with cubature_probe.cuh's vertex probes),
+ * compiled per integrand;
  * CLASSIFY, THRESHOLD_STATS and FILTER_SPLIT are the kernels of
  * cubature_tiles.cuh and cubature_sorted.cuh, with CUB's scan and radix
  * sort.
@@ -66,7 +67,6 @@
 
 #define RED_THREADS 256   /* threads of the tile, sort and split kernels */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
-#define PROBE_REGIONS 8   /* regions (warps) of a probe block */
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
 #define HOST_STATS_MAX 131072 /* threshold statistics of an integral of up to
                                  this many regions from the sorted copy on the
@@ -142,12 +142,12 @@ split_kernel(int n, long long stride, long long count, int implicit,
 
 /* ---- state ----------------------------------------------------------- */
 
-/* An integrand's compiled evaluate and probe kernels
- * (device_module[PAGANI_CUBATURE]); one of several components has one
- * kernel for both (cubature_evaluate_vector.cuh). */
+/* An integrand's compiled evaluate kernel, which runs the probes too
+ * (device_module[PAGANI_CUBATURE]): cubature_evaluate.cuh's, or
+ * cubature_evaluate_vector.cuh's for one of several components. */
 typedef struct cuda_integrand {
     cuda_module *module;
-    cudaKernel_t kernels[2];   /* evaluate, probe */
+    cudaKernel_t kernel;
 } cuda_integrand;
 
 struct cuda_cubature {
@@ -220,7 +220,7 @@ struct cuda_cubature {
     pagani_packed_rule packed;
     int have_packed;
     const pagani_rule *rule;
-    cudaKernel_t evaluate, probe;
+    cudaKernel_t evaluate;
     cubature_vector vec;       /* an integrand of several components */
 };
 
@@ -696,8 +696,7 @@ static int cu_setup(void *state, const cubature_job *job)
     c->sorted_valid = 0;
     c->rule = job->rule;
     c->axial = job->probes && job->rule->nprobes > 0;
-    c->evaluate = ci->kernels[0];
-    c->probe = ci->kernels[1];
+    c->evaluate = ci->kernel;
     for (int k = 0; k < K; k++) c->counts[k] = 0;
     if ((rc = upload_rule(st, job->rule)) != PAGANI_OK ||
         (rc = vector_setup(st, job, vector_base, stride, most_tiles,
@@ -764,11 +763,20 @@ static int cu_load(void *state, const double *lower, const double *width,
     return PAGANI_OK;
 }
 
-/* Where the probe kernel reads the probe thresholds: the device copy with
- * several integrals, NULL (by value) with one. */
-static const double *integrals_probes(const cuda_cubature *c)
+/* The vertex probes' thresholds for the evaluate kernels: with several
+ * integrals the device copy of c->probes_host (made here when some
+ * integral probes), with one NULL (the kernel takes them by value). */
+static int upload_probes(cuda_state *st, int probing, const double **probes)
 {
-    return c->integrals > 1 ? c->probes : NULL;
+    cuda_cubature *c = st->cubature;
+    *probes = NULL;
+    if (c->integrals <= 1) return PAGANI_OK;
+    *probes = c->probes;
+    if (probing)
+        CUDA_TRY(st->ctx, cudaMemcpyAsync(c->probes, c->probes_host,
+                                          2 * (size_t)c->integrals * sizeof(double),
+                                          cudaMemcpyHostToDevice, st->stream));
+    return PAGANI_OK;
 }
 
 static int cu_evaluate(void *state, const double *probe_below, const double *probe_relative)
@@ -785,11 +793,11 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     const short *level = c->level[c->cur];
     const signed char *parent_axis = c->parent_axis[c->cur];
     const double *dense = c->dense, *consts = c->consts, *initial = c->initial;
-    const double *probes = integrals_probes(c);
+    const double *probes;
     const int *tuples = c->tuples, *offsets = c->offsets;
     const char *params = c->params;
     unsigned long long params_stride = c->params_stride;
-    int integrals = c->integrals, probing = 0;
+    int integrals = c->integrals, probing = 0, vertex, rc;
     double single_below = probe_below[0], single_relative = probe_relative[0];
     long long stride = c->stride;
     size_t shared;
@@ -801,42 +809,22 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
         c->probes_host[2 * k + 1] = probe_relative[k];
         probing |= c->counts[k] > 0 && (probe_below[k] >= 0.0 || probe_relative[k] > 0.0);
     }
+    vertex = shape.nprobes > 0 && probing;
+    if ((rc = upload_probes(st, vertex, &probes)) != PAGANI_OK) return rc;
     shape.tpr = tpr;
     shape.implicit = c->implicit;
-    if (c->vec.ncomp > 1)
-        return vector_evaluate(st, shape, probing, probe_below[0], probe_relative[0]);
-    /* The rule's largest |f| per region waits for the probe kernel in the
-     * box list that is not current (n stride >= capacity doubles; free
-     * until filter_split writes it), the smallest over the largest in the
-     * scan buffer (filter_split's scan comes later). */
-    double *rule_max = c->lower[1 - c->cur];
-    float *rule_min_ratio = (float *)c->scan;
+    if (c->vec.ncomp > 1) return vector_evaluate(st, shape, vertex, probes, single_below,
+                                                 single_relative);
 
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
                                (size_t)groups * (tpr / 32) * 7);
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
                     &initial, &dense, &tuples, &consts, &shape, &params, &params_stride,
-                    &c->value, &c->error, &c->axis, &c->nonfinite, &rule_max,
-                    &rule_min_ratio, &c->axial};
+                    &c->value, &c->error, &c->axis, &c->nonfinite, &c->axial, &vertex,
+                    &probes, &single_below, &single_relative};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
-    if (shape.nprobes > 0 && probing) {
-        void *probe_args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets,
-                              &integrals, &initial, &shape, &probes, &single_below,
-                              &single_relative, &params, &params_stride, &c->value,
-                              &rule_max, &rule_min_ratio, &c->error, &c->axis,
-                              &c->nonfinite};
-        if (probes)
-            CUDA_TRY(st->ctx, cudaMemcpyAsync(c->probes, c->probes_host,
-                                              2 * (size_t)integrals * sizeof(double),
-                                              cudaMemcpyHostToDevice, st->stream));
-        CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->probe,
-                                           dim3((unsigned)((count + PROBE_REGIONS - 1) /
-                                                           PROBE_REGIONS)),
-                                           dim3(32 * PROBE_REGIONS), probe_args, 0,
-                                           st->stream));
-    }
     return PAGANI_OK;
 }
 
@@ -1239,8 +1227,7 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
 
 int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
-    static const char *const scalar[2] = {"pagani_cubature_evaluate",
-                                          "pagani_cubature_probe"};
+    static const char *const scalar[1] = {"pagani_cubature_evaluate"};
     static const char *const vector[1] = {"pagani_cubature_evaluate_vector"};
     const int several = f->vector_form && f->ncomp > 1;
     pagani_context *ctx = st->ctx;
@@ -1255,7 +1242,7 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature kernel text");
     }
     rc = cuda_integrand_kernels(ctx, f, text, "cubature", several ? vector : scalar,
-                                ci->kernels, several ? 1 : 2, &ci->module);
+                                &ci->kernel, 1, &ci->module);
     free(text);
     if (rc != PAGANI_OK) {
         free(ci);

@@ -138,10 +138,11 @@ static int cu_set_weights(void *state, const double *weights,
 
 /* evaluate for several components: the rule and the probes in one launch
  * of cubature_evaluate_vector.cuh's kernel, a warp a region (`probing`:
- * some integral probes; single_*: the one integral's thresholds; with
- * several, the device copy of c->probes_host, made here). */
+ * the vertex probes run; single_*: the one integral's thresholds; with
+ * several, probes: their device copy). */
 static int vector_evaluate(cuda_state *st, pagani_eval_shape shape, int probing,
-                           double single_below, double single_relative)
+                           const double *probes, double single_below,
+                           double single_relative)
 {
     cuda_cubature *c = st->cubature;
     cubature_vector *v = &c->vec;
@@ -149,7 +150,6 @@ static int vector_evaluate(cuda_state *st, pagani_eval_shape shape, int probing,
     const double *lower = c->lower[c->cur];
     const short *level = c->level[c->cur];
     const signed char *parent_axis = c->parent_axis[c->cur];
-    const double *probes = c->integrals > 1 ? c->probes : NULL;
     long long stride = c->stride, count = c->count;
     int integrals = c->integrals;
     unsigned long long params_stride = c->params_stride;
@@ -161,11 +161,6 @@ static int vector_evaluate(cuda_state *st, pagani_eval_shape shape, int probing,
                     &single_below, &single_relative};
 
     shape.tpr = 32;
-    if (probes && probing)
-        CUDA_TRY(st->ctx,
-                 cudaMemcpyAsync(c->probes, c->probes_host,
-                                 2 * (size_t)integrals * sizeof(double),
-                                 cudaMemcpyHostToDevice, st->stream));
     CUDA_TRY(st->ctx,
              cudaLaunchKernel((const void *)c->evaluate,
                               dim3((unsigned)((count + groups - 1) / groups)),

@@ -3,8 +3,9 @@
 # threshold and split in cubature_tiles.cuh, the sorted copy's in
 # cubature_sorted.cuh, a vector integrand's in cubature_vector.cuh with
 # their host side in cuda_cubature_vector.cuh) holds the operations; the
-# evaluate and probe kernels (cubature_evaluate.cuh, cubature_probe.cuh,
-# for several components cubature_evaluate_vector.cuh) and the math they
+# evaluate kernels (cubature_evaluate.cuh with the warp helpers of
+# cubature_warp.cuh and the vertex probes of cubature_probe.cuh, for
+# several components cubature_evaluate_vector.cuh) and the math they
 # share with the host
 # (cubature_math.h, rules/probe.h) become one C string,
 # gpu/cubature/cubature_kernel_src.h, that NVRTC compiles per integrand.
@@ -37,8 +38,9 @@ PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/rules/probe.h \
 	$(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h \
-	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh \
+	$(top_srcdir)/gpu/cubature/cubature_warp.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_probe.cuh \
+	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_evaluate_vector.cuh
 gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
 	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_cubature_kernel_src \
@@ -46,7 +48,7 @@ gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KER
 	  $(PAGANI_CUBATURE_KERNEL_PARTS)
 
 EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh \
-	gpu/cubature/cubature_probe.cuh gpu/cubature/cubature_tiles.cuh \
+	gpu/cubature/cubature_warp.cuh gpu/cubature/cubature_probe.cuh gpu/cubature/cubature_tiles.cuh \
 	gpu/cubature/cubature_sorted.cuh gpu/cubature/cubature_vector.cuh \
 	gpu/cubature/cuda_cubature_vector.cuh \
 	gpu/cubature/cubature_evaluate_vector.cuh

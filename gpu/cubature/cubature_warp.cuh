@@ -1,0 +1,26 @@
+/*
+ * cubature_warp.cuh - what the cubature kernels (cubature_probe.cuh,
+ * cubature_evaluate.cuh, cubature_evaluate_vector.cuh) do across a warp.
+ * Not compiled into the library: cuda_cubature.cu pastes this text in
+ * front of those kernels, which NVRTC compiles per integrand.
+ */
+
+/* log2 of a warp's 32 lanes: the points a lane takes by index lane,
+ * lane + 32 m, ... (the rule's corners, the vertex probes) share the
+ * index's bits below it. */
+#define PAGANI_LANE_BITS 5
+
+/* Warp-wide maximum and minimum (exact, so the order does not matter). */
+__device__ __forceinline__ double pagani_warp_max(double v)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, off));
+    return v;
+}
+
+__device__ __forceinline__ double pagani_warp_min(double v)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) v = fmin(v, __shfl_xor_sync(0xffffffffu, v, off));
+    return v;
+}
