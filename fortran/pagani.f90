@@ -94,6 +94,7 @@ module pagani
         enumerator :: PAGANI_NORM_MAX
     end enum
     integer(c_int), parameter :: PAGANI_MAX_COMPONENTS = 64
+    real(c_double), parameter :: PAGANI_MC_SIGMAS_MAX = 100.0_c_double
 
     ! pagani_options%flags, combined with ior()
     integer(c_int), parameter :: PAGANI_FLAG_NO_RELERR_FILTER = 1
@@ -137,6 +138,7 @@ module pagani
         type(c_funptr) :: progress    ! pagani_progress_fn, may be null
         type(c_ptr) :: progress_data
         integer(c_int) :: norm        ! PAGANI_NORM_*
+        real(c_double) :: mc_sigmas   ! Monte Carlo: converged at this many sigma
     end type
 
     ! struct pagani_result

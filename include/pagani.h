@@ -133,6 +133,8 @@ typedef enum pagani_norm {
  * keeps a region of an 8-D integrand within 1.7 KB and the evaluation's
  * sums within what a GPU thread can hold in fast memory. */
 #define PAGANI_MAX_COMPONENTS 64
+/* The largest pagani_options.mc_sigmas. */
+#define PAGANI_MC_SIGMAS_MAX 100.0
 
 /* An integrand as a host function: x holds n coordinates, params the
  * caller's parameter block (may be NULL). */
@@ -265,6 +267,14 @@ typedef struct pagani_options {
     /* Vector integrands: how the components' errors are judged, default
      * PAGANI_NORM_INDIVIDUAL (no effect on one component). */
     pagani_norm norm;
+
+    /* Monte Carlo (Vegas, QMC): the confidence of "converged". A run
+     * converges when mc_sigmas times its error (one standard deviation,
+     * which is what pagani_result.error reports) meets the tolerance.
+     * Default 1 (0: the default): the true error exceeds the tolerance in
+     * about a third of converged runs; 2 brings that to about one in
+     * twenty, for about 4 times the evaluations. At most 100. */
+    double mc_sigmas;
 } pagani_options;
 
 /* The outcome of one integration. */

@@ -173,10 +173,12 @@ pagani_options pagani_options_default(pagani_method method)
     o.qmc_shifts = 16;
     o.qmc_initial_points = 1LL << 14;
     o.qmc_transform = 1;
+    o.mc_sigmas = 1.0;
     return o;
 }
 
-static int check_options(pagani_context *ctx, const pagani_options *o)
+/* Declared in internal.h. */
+int pagani_check_options(pagani_context *ctx, const pagani_options *o)
 {
     if (isnan(o->epsrel) || isnan(o->epsabs) || o->epsrel < 0 || o->epsabs < 0)
         return pagani_fail(ctx, PAGANI_ERR_TOLERANCE,
@@ -200,6 +202,11 @@ static int check_options(pagani_context *ctx, const pagani_options *o)
                            "initial_splits must be 0..64 (got %d)", o->initial_splits);
     if (o->norm < PAGANI_NORM_INDIVIDUAL || o->norm > PAGANI_NORM_MAX)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "unknown norm %d", (int)o->norm);
+    if (!(o->mc_sigmas >= 0.0 && o->mc_sigmas <= PAGANI_MC_SIGMAS_MAX))
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "mc_sigmas must be 0 (the default, 1) or a number of "
+                           "standard deviations up to %g (got %g)",
+                           PAGANI_MC_SIGMAS_MAX, o->mc_sigmas);
     return PAGANI_OK;
 }
 
@@ -278,7 +285,7 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
     double start, seconds;
     int rc;
 
-    if ((rc = check_options(ctx, &opt)) != PAGANI_OK) return rc;
+    if ((rc = pagani_check_options(ctx, &opt)) != PAGANI_OK) return rc;
     if ((rc = check_norm(ctx, f, &opt)) != PAGANI_OK) return rc;
     for (int k = 0; k < batch->count; k++) {
         rc = pagani_check_bounds(ctx, f->n, pagani_batch_lower(batch, k),

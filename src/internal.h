@@ -101,6 +101,10 @@ static inline void pagani_integrand_eval(const struct pagani_integrand *f,
 int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
                         size_t params_size);
 
+/* Checks options (api.c): tolerances (PAGANI_ERR_TOLERANCE), the method,
+ * limits, rule, splits, norm and mc_sigmas (PAGANI_ERR_OPTION). */
+int pagani_check_options(pagani_context *ctx, const pagani_options *o);
+
 /* Checks a box (api.c): each axis finite with lower < upper, its width
  * and the volume finite and not 0; else PAGANI_ERR_BOUNDS with the axis. */
 int pagani_check_bounds(pagani_context *ctx, int n, const double *lower,

@@ -65,4 +65,15 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
                          const pagani_batch *batch,
                          const pagani_options *opt, pagani_result *results);
 
+/* The tolerances a Monte Carlo estimate's one-standard-deviation error
+ * must meet: the options' over mc_sigmas (0: 1), so that converged means
+ * mc_sigmas * error <= max(epsabs, epsrel |value|). */
+static inline void pagani_mc_tolerances(const pagani_options *o, double *epsrel,
+                                        double *epsabs)
+{
+    const double sigmas = o->mc_sigmas > 0.0 ? o->mc_sigmas : 1.0;
+    *epsrel = o->epsrel / sigmas;
+    *epsabs = o->epsabs / sigmas;
+}
+
 #endif /* PAGANI_METHODS_H */

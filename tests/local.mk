@@ -3,7 +3,7 @@
 # benchmark.
 EXTRA_DIST += tests/suite.h tests/tap.h tests/progress_stop.h
 check_PROGRAMS += tests/test_cubature tests/test_errors tests/test_faults \
-	tests/test_stop
+	tests/test_stop tests/test_confidence
 tests_test_cubature_SOURCES = tests/test_cubature.c
 tests_test_cubature_LDADD = $(TEST_LIBS)
 tests_test_errors_SOURCES = tests/test_errors.c
@@ -12,7 +12,11 @@ tests_test_faults_SOURCES = tests/test_faults.c
 tests_test_faults_LDADD = $(TEST_LIBS)
 tests_test_stop_SOURCES = tests/test_stop.c
 tests_test_stop_LDADD = $(TEST_LIBS) -lm
-TESTS += tests/test_cubature tests/test_errors tests/test_faults tests/test_stop
+# pagani_options.mc_sigmas: the confidence of Monte Carlo convergence.
+tests_test_confidence_SOURCES = tests/test_confidence.c
+tests_test_confidence_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_cubature tests/test_errors tests/test_faults tests/test_stop \
+	tests/test_confidence
 EXTRA_DIST += tests/device_check.sh
 
 # The direction of includes between the modules of src/ and gpu/.

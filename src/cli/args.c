@@ -23,7 +23,7 @@ enum {
     OPT_METHOD, OPT_BACKEND, OPT_RULE, OPT_MAX_EVALS, OPT_MAX_ITERATIONS,
     OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED,
     OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
-    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM
+    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -50,6 +50,7 @@ static const struct option long_options[] = {
     {"params-file",     required_argument, NULL, OPT_PARAMS_FILE},
     {"transform",       required_argument, NULL, OPT_TRANSFORM},
     {"calls",           required_argument, NULL, OPT_CALLS},
+    {"sigmas",          required_argument, NULL, OPT_SIGMAS},
     {"progress",        no_argument,       NULL, OPT_PROGRESS},
     {"json",            no_argument,       NULL, OPT_JSON},
     {"file",            required_argument, NULL, 'f'},
@@ -420,6 +421,11 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
     case OPT_CALLS:
         if (parse_double(option, arg, &a->calls)) return CLI_EXIT_USAGE;
         if (a->calls < 1.0) return bad(option, "%s is below 1", arg);
+        return 0;
+    case OPT_SIGMAS:
+        if (parse_double(option, arg, &a->sigmas)) return CLI_EXIT_USAGE;
+        if (!(a->sigmas > 0.0 && a->sigmas <= PAGANI_MC_SIGMAS_MAX))
+            return bad(option, "%s is not in (0, %g]", arg, PAGANI_MC_SIGMAS_MAX);
         return 0;
     case OPT_TRANSFORM: return parse_transform(option, arg, &a->transform);
     case OPT_PARAMS_FILE: a->params_file = arg; return 0;

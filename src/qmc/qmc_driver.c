@@ -9,8 +9,8 @@
  * of the R shift estimates, the error their standard error. The driver
  * starts with N = qmc_initial_points and doubles N, summing only the new
  * block of indices N+1..2N each time, until
- *     error <= max(epsabs, epsrel * |estimate|)
- * (PAGANI_CONVERGED), or max_iterations blocks have been summed (default 16:
+ *     mc_sigmas * error <= max(epsabs, epsrel * |estimate|)
+ * (PAGANI_CONVERGED; pagani_mc_tolerances), or max_iterations blocks have been summed (default 16:
  * PAGANI_MAX_ITERATIONS), or the next block would exceed max_evaluations
  * (R * N in all: the last block is cut to fit, PAGANI_MAX_EVALUATIONS).
  * When every value was exactly 0 the status is PAGANI_NO_SIGNAL. The
@@ -79,12 +79,13 @@ static int met(const qmc_run *run, int k, const pagani_result *res,
                const pagani_options *opt)
 {
     const size_t C = (size_t)run->ncomp;
+    double epsrel, epsabs;
+    pagani_mc_tolerances(opt, &epsrel, &epsabs);
     if (C > 1)
         return pagani_components_met(opt->norm, run->ncomp, run->values + k * C,
-                                     run->errors + k * C, opt->epsrel,
-                                     opt->epsabs);
+                                     run->errors + k * C, epsrel, epsabs);
     return isfinite(res->value) && isfinite(res->error) &&
-           res->error <= fmax(opt->epsabs, opt->epsrel * fabs(res->value));
+           res->error <= fmax(epsabs, epsrel * fabs(res->value));
 }
 
 /* Makes the K x R sums of run->job and the backend's state; every

@@ -51,7 +51,8 @@ static int start(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_COMPONENTS, "QMC parts: the "
                            "integrand has %d components; a part's record "
                            "holds one", f->ncomp);
-    if ((rc = pagani_check_bounds(ctx, f->n, lower, upper)) != PAGANI_OK ||
+    if ((rc = pagani_check_options(ctx, opt)) != PAGANI_OK ||
+        (rc = pagani_check_bounds(ctx, f->n, lower, upper)) != PAGANI_OK ||
         (rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK)
         return rc;
     return pagani_qmc_job(ctx, f, lower, upper, opt, job);
@@ -205,6 +206,8 @@ int pagani_qmc_combine_parts(pagani_context *ctx, pagani_integrand *f,
     for (int r = 0; r < job.shifts; r++) pagani_xsum_zero(&acc[r]);
     rc = merge_records(ctx, &job, count, records, acc, &points);
     if (rc == PAGANI_OK) {
+        double epsrel, epsabs;
+        pagani_mc_tolerances(&opt, &epsrel, &epsabs);
         pagani_qmc_estimate_sums(&job, 0, acc, points, &est);
         memset(result, 0, sizeof *result);
         result->value = est.value;
@@ -217,8 +220,7 @@ int pagani_qmc_combine_parts(pagani_context *ctx, pagani_integrand *f,
         if (pagani_qmc_all_zero(acc, job.shifts))
             result->status = PAGANI_NO_SIGNAL;
         else if (isfinite(result->error) &&
-                 result->error <= fmax(opt.epsabs,
-                                       opt.epsrel * fabs(result->value)))
+                 result->error <= fmax(epsabs, epsrel * fabs(result->value)))
             result->status = PAGANI_CONVERGED;
         else
             result->status = points < (unsigned long long)records[0][H_POINTS]

@@ -12,8 +12,8 @@
  * Combining: iterations from the last adjusting one on (ita - 1, 0-based)
  * are averaged with weights 1/sigma_k^2 (Lepage): I = sum w I_k / sum w,
  * sigma = (sum w)^-1/2, chi2/dof = sum w (I_k - I)^2 / (K - 1) over the K
- * combined iterations. Converged when K >= 2, the error meets epsrel or
- * epsabs and chi2/dof <= chi2_max.
+ * combined iterations. Converged when K >= 2, mc_sigmas times the error
+ * meets epsrel or epsabs (pagani_mc_tolerances) and chi2/dof <= chi2_max.
  *
  * Vector integrands: the grid adapts to component 0 (vegas_backend.h);
  * every component is combined on its own as above, and the integral

@@ -74,8 +74,7 @@ static int read_options(pagani_context *ctx, const pagani_options *opt,
     plan->itmax = opt->max_iterations > 0 ? opt->max_iterations : 100;
     plan->alpha = alpha > 0 ? alpha : 1.5;
     plan->chi2_max = chi2 > 0 ? chi2 : 5.0;
-    plan->epsrel = opt->epsrel;
-    plan->epsabs = opt->epsabs;
+    pagani_mc_tolerances(opt, &plan->epsrel, &plan->epsabs);
     plan->norm = opt->norm;
     plan->max_evaluations = opt->max_evaluations;
     plan->job.bins = bins > 0 ? bins : 500;
