@@ -127,33 +127,73 @@ PAGANI_HD double pagani_probe_floor(double volume, double probe_max, double prob
  * between the outermost point and the face (a kink or a jump just past a
  * bisection point, which |f| alone cannot tell from a smooth f), and the
  * sliver, (1/2 - outer) of the volume, could hold volume * (1/2 - outer)
- * * miss of error. Returns that floor, or 0. side: 0 upper, 1 lower. */
+ * * miss of error.
+ *
+ * Both extrapolations are linear in the five values, with coefficients
+ * that depend on the rule's offsets a and b (in widths) only:
+ * pagani_axial_fit_of computes them once per rule (the GPU keeps them in
+ * the packed rule's constants), so that a region's test costs no
+ * division. With T the face's offset, A = a^2, B = b^2, S = T^2 and the
+ * even and odd parts ea = (fa+ + fa-)/2, oa = (fa+ - fa-)/(2a) (eb, ob
+ * likewise):
+ *   quartic   = f0 c0 + ea c1 + eb c2 +- T (oa + (ob - oa) k),
+ *   quadratic = f0 + (e_out - f0) q +- T o_out,
+ * the quadratic in t^2 through (0, f0), (A, ea), (B, eb), the line in t^2
+ * through (A, oa), (B, ob), and the outer pair's parabola. */
+typedef struct pagani_axial_fit {
+    double c0, c1, c2;     /* the quartic's even part */
+    double inv_2a, inv_2b; /* 1/(2a), 1/(2b): the odd parts' slopes */
+    double k;              /* (S - A) / (B - A) */
+    double q;              /* S / outer^2 */
+    double sliver;         /* 1/2 - outer, outer = max(a, b) */
+    double a_outer;        /* 1 when a > b, else 0 */
+} pagani_axial_fit;
+
+/* Doubles of a pagani_axial_fit (the GPU's constants table holds them). */
+#define PAGANI_AXIAL_FIT_DOUBLES 9
+
+PAGANI_HD pagani_axial_fit pagani_axial_fit_of(double a, double b)
+{
+    const double T = 0.5 - PAGANI_PROBE_INSET;
+    const double A = a * a, B = b * b, S = T * T, outer = a > b ? a : b;
+    pagani_axial_fit fit;
+    fit.c0 = (S - A) * (S - B) / (A * B);
+    fit.c1 = S * (S - B) / (A * (A - B));
+    fit.c2 = S * (S - A) / (B * (B - A));
+    fit.inv_2a = 0.5 / a;
+    fit.inv_2b = 0.5 / b;
+    fit.k = (S - A) / (B - A);
+    fit.q = S / (outer * outer);
+    fit.sliver = 0.5 - outer;
+    fit.a_outer = a > b ? 1.0 : 0.0;
+    return fit;
+}
+
+/* The axial test of axis d, side 0 (upper) or 1 (lower), of a region of
+ * `volume` whose axis points' values are f (as above) and whose probe
+ * there gave `probe`: the error floor the miss sets, or 0. */
 PAGANI_HD double pagani_probe_axial_floor(double volume, const double *f, int n, int d,
-                                          int side, double a, double b, double probe)
+                                          int side, const pagani_axial_fit *fit,
+                                          double probe)
 {
     const double T = 0.5 - PAGANI_PROBE_INSET, sign = side ? -1.0 : 1.0;
     const double eps = 2.220446049250313080847e-16; /* DBL_EPSILON */
     const double f0 = f[0], fap = f[1 + 2 * d], fam = f[2 + 2 * d];
     const double fbp = f[1 + 2 * n + 2 * d], fbm = f[2 + 2 * n + 2 * d];
     const double ea = 0.5 * (fap + fam), eb = 0.5 * (fbp + fbm);
-    const double oa = 0.5 * (fap - fam) / a, ob = 0.5 * (fbp - fbm) / b;
-    const double A = a * a, B = b * b, S = T * T;
-    const double outer = a > b ? a : b;
-    const double e_out = a > b ? ea : eb, o_out = a > b ? oa : ob;
-    /* even part: the quadratic in t^2 through (0, f0), (A, ea), (B, eb) */
-    const double even4 = f0 * (S - A) * (S - B) / (A * B) +
-                         ea * S * (S - B) / (A * (A - B)) +
-                         eb * S * (S - A) / (B * (B - A));
-    /* odd part over t: the line in t^2 through (A, oa), (B, ob) */
-    const double odd4 = T * (oa + (ob - oa) * (S - A) / (B - A));
-    const double even2 = f0 + (e_out - f0) * S / (outer * outer);
+    const double oa = (fap - fam) * fit->inv_2a, ob = (fbp - fbm) * fit->inv_2b;
+    const double e_out = fit->a_outer != 0.0 ? ea : eb;
+    const double o_out = fit->a_outer != 0.0 ? oa : ob;
+    const double even4 = f0 * fit->c0 + ea * fit->c1 + eb * fit->c2;
+    const double odd4 = T * (oa + (ob - oa) * fit->k);
+    const double even2 = f0 + (e_out - f0) * fit->q;
     const double odd2 = T * o_out;
     const double quartic = even4 + sign * odd4, quadratic = even2 + sign * odd2;
     const double miss = fabs(probe - quartic);
     const double noise = 64.0 * eps * (fabs(f0) + fabs(fap) + fabs(fam) + fabs(fbp) +
                                        fabs(fbm) + fabs(probe));
     if (!(miss > PAGANI_PROBE_AXIAL_SPREAD * fabs(quartic - quadratic) + noise)) return 0.0;
-    return volume * (0.5 - outer) * miss;
+    return volume * fit->sliver * miss;
 }
 
 #endif /* PAGANI_PROBE_H */

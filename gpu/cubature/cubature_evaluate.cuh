@@ -289,9 +289,9 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                               (unsigned long long)(shape.npoints + (1 << PAGANI_N) + lane));
                 fq = 0.0;
             }
-            floor = pagani_probe_axial_floor(volume, fd, PAGANI_N, lane / 2, lane & 1,
-                                             __ldg(dense + 1), __ldg(dense + 1 + 2 * PAGANI_N),
-                                             fq);
+            floor = pagani_probe_axial_floor(
+                volume, fd, PAGANI_N, lane / 2, lane & 1,
+                (const pagani_axial_fit *)(consts + PAGANI_EVC_AXIAL_FIT), fq);
         }
         const double top = pagani_warp_max(floor);
         if (top > e) {

@@ -276,8 +276,8 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
         }
         __syncwarp();
         {
-            /* a and b, the axis sets' offsets: points 1 and 1 + 2n on axis 0 */
-            const double a = __ldg(dense + 1), b = __ldg(dense + 1 + 2 * PAGANI_N);
+            const pagani_axial_fit *fit =
+                (const pagani_axial_fit *)(consts + PAGANI_EVC_AXIAL_FIT);
 #pragma unroll 1
             for (int jx = 0; jx < 2 * PAGANI_N; jx++)
 #pragma unroll
@@ -286,7 +286,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
                     if (comp >= PAGANI_NCOMP) break;
                     const double *fc = stage + comp * (PAGANI_VEC_ROWS + 1);
                     const double floor = pagani_probe_axial_floor(
-                        volume, fc, PAGANI_N, jx / 2, jx & 1, a, b, fc[4 * PAGANI_N + 1 + jx]);
+                        volume, fc, PAGANI_N, jx / 2, jx & 1, fit, fc[4 * PAGANI_N + 1 + jx]);
                     if (floor * gw[comp / group_size] > axial_best) {
                         axial_best = floor * gw[comp / group_size];
                         axial_j = jx;

@@ -50,7 +50,9 @@
 #define PAGANI_EVC_RATIO 99     /* (split_b / split_a)^2; 0: no split axis */
 #define PAGANI_EVC_CORNER_GEN 100
 #define PAGANI_EVC_WEIGHTS 104
-#define PAGANI_EVC_SIZE (PAGANI_EVC_WEIGHTS + 5 * PAGANI_PACK_MAX_WEIGHTS)
+/* then the axial test's pagani_axial_fit (rules/probe.h) */
+#define PAGANI_EVC_AXIAL_FIT (PAGANI_EVC_WEIGHTS + 5 * PAGANI_PACK_MAX_WEIGHTS)
+#define PAGANI_EVC_SIZE (PAGANI_EVC_AXIAL_FIT + PAGANI_AXIAL_FIT_DOUBLES)
 
 /* The error models, as rules.h numbers them. */
 #define PAGANI_GPU_ERROR_DCUHRE 0

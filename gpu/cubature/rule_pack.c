@@ -65,6 +65,10 @@ int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
             ? (rule->split_b / rule->split_a) * (rule->split_b / rule->split_a)
             : 0.0;
     out->consts[PAGANI_EVC_CORNER_GEN] = rule->corner_gen;
+    if (rule->nprobes > 0) {
+        const pagani_axial_fit fit = pagani_axial_fit_of(rule->split_a, rule->split_b);
+        memcpy(out->consts + PAGANI_EVC_AXIAL_FIT, &fit, sizeof fit);
+    }
     return 0;
 unfit:
     pagani_packed_rule_free(out);

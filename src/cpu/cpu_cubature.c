@@ -133,6 +133,8 @@ static int cpu_setup(void *state, const cubature_job *job)
     c->n = job->n;
     c->capacity = cap;
     c->rule = job->rule;
+    if (job->rule->nprobes > 0)
+        c->axial_fit = pagani_axial_fit_of(job->rule->split_a, job->rule->split_b);
     c->f = job->integrand;
     c->integrals = job->integrals;
     c->params = job->params;

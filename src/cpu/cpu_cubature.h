@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include "cpu/cpu_backend.h"
+#include "rules/probe.h" /* pagani_axial_fit */
 
 #define CPU_TILE 1024
 
@@ -29,6 +30,7 @@ struct cpu_cubature {
     const char *params;          /* K blocks, params_stride bytes apart */
     size_t params_stride;
     int probes;                  /* the job's: axial probes on every region */
+    pagani_axial_fit axial_fit;  /* the rule's axial test (rules/probe.h) */
     double *lower[2], *width[2]; /* SoA [d*capacity + i], current: cur */
     int *owner[2];               /* the integral of region i */
     int cur;

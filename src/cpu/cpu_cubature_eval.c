@@ -62,8 +62,8 @@ static int check_axial(const cpu_cubature *c, long long i, const void *params,
         f_at(c, params, first + j, lo, w, x, fx, first_bad);
         for (int k = 0; k < C; k++) {
             double floor = pagani_probe_axial_floor(
-                volume, f_axis + (size_t)k * axis_points, n, j / 2, j & 1, r->split_a,
-                r->split_b, fx[k]);
+                volume, f_axis + (size_t)k * axis_points, n, j / 2, j & 1,
+                &c->axial_fit, fx[k]);
             if (floor * weight_of(c, owner, k) > best) {
                 best = floor * weight_of(c, owner, k);
                 axis = j / 2;
