@@ -15,6 +15,7 @@
 #include "gpu/cubature/rule_pack.h"
 #include "suite.h"
 #include "tap.h"
+#include "far_field.h"
 
 /* exp(-sum x_i): (1 - 1/e)^n over the unit cube; smooth in any n. */
 PAGANI_INTEGRAND(expsum, {
@@ -583,6 +584,7 @@ int main(void)
     batches(ctx);
     rules(ctx);
     suite(ctx);
+    check_far_field(ctx);
     determinism(ctx);
     against_cpu(ctx);
     pagani_context_destroy(ctx);
