@@ -125,8 +125,8 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     const long long src = shape.implicit ? region >> 1 : region;
     const int side = (int)(region & 1);
     /* live is the same in every lane of a warp (tpr is whole warps); k is
-     * found again where it is needed after the loop over the points, so
-     * that only p stays in a register through it */
+     * found again (owner) where it is needed after the loop over the
+     * points, so that only p stays in a register through it */
     const int k = live ? pagani_gpu_warp_integral_of(offsets, integrals, region) : 0;
     const void *p = params + k * params_stride;
     double c[PAGANI_N], h[PAGANI_N];
@@ -219,7 +219,9 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     __syncthreads();
     if (!live || lane >= 32) return;
 
-    /* The group's first warp: the five sums, the same in every lane. */
+    /* The group's first warp: the region's integral, the five sums, the
+     * same in every lane. */
+    const int owner = pagani_gpu_warp_integral_of(offsets, integrals, region);
     double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, r4 = 0.0, volume = 1.0, e;
     fmax_q = 0.0;
     fmin_q = PAGANI_PROBE_NO_MIN;
@@ -265,10 +267,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         } else {
             double l = 0.0, wd = -1.0;
             if (lane < PAGANI_N)
-                pagani_gpu_child_box(lane, split, side,
-                                     initial[pagani_gpu_integral_of(offsets, integrals,
-                                                                    region) * PAGANI_N +
-                                             lane],
+                pagani_gpu_child_box(lane, split, side, initial[owner * PAGANI_N + lane],
                                      level[lane * stride + src], &l, &wd);
             const double wmax = pagani_warp_max(wd);
             split_axis = __ffs(__ballot_sync(0xffffffffu, wd == wmax)) - 1;
@@ -284,8 +283,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                 xq[d] = pagani_probe_axial_coordinate(lane, d, c[d], h[d]);
             fq = pagani_integrand_device(xq, p);
             if (!isfinite(fq)) {
-                atomicMin(nonfinite + pagani_gpu_integral_of(offsets, integrals, region),
-                          ((unsigned long long)region << 21) |
+                atomicMin(nonfinite + owner, ((unsigned long long)region << 21) |
                               (unsigned long long)(shape.npoints + (1 << PAGANI_N) + lane));
                 fq = 0.0;
             }
@@ -300,12 +298,11 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         }
     }
     if (vertex) {
-        const int kp = pagani_gpu_integral_of(offsets, integrals, region);
-        const double below = probes ? probes[2 * kp] : single_below;
-        const double relative = probes ? probes[2 * kp + 1] : single_relative;
+        const double below = probes ? probes[2 * owner] : single_below;
+        const double relative = probes ? probes[2 * owner + 1] : single_relative;
         if (e <= below || e <= relative * fabs(volume * r0))
             pagani_vertex_probes(c, h, volume, p, fmax_q, fmin_q, region, shape.npoints,
-                                 nonfinite + kp, &e, &split_axis);
+                                 nonfinite + owner, &e, &split_axis);
     }
 #endif
     if (lane == 0) {

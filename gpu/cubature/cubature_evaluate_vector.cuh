@@ -73,9 +73,10 @@ pagani_vec_stage(const double *x, const void *p, double *stage, int row,
  * axial probes; each owner raises E_c to c's axial floors
  * (pagani_probe_axial_floor) where larger, and when any did the axis is
  * that of the largest weighted floor and (V, E) are formed anew. When the
- * launch probes (`probing`: some integral does) and E <= below or E <= relative
- * |V|, k's pair (probes[2k], probes[2k + 1]; with one integral and probes
- * NULL, single_below and single_relative), the lanes evaluate the 2^n
+ * launch probes (`probing`: the rule has probes and some integral uses
+ * them) and E <= below or E <= relative |V|, k's pair (probes[2k],
+ * probes[2k + 1]; with one integral and probes NULL, single_below and
+ * single_relative), the lanes evaluate the 2^n
  * probes likewise, each keeping per axis the sum of +-a (a = max_c
  * weight(c) |f_c| at its probe) and each owner
  * the largest and smallest |f_c|; a component whose probes left the range
@@ -312,7 +313,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
     }
     const double below = probes ? probes[2 * k] : single_below;
     const double relative = probes ? probes[2 * k + 1] : single_relative;
-    if (probing && shape.nprobes > 0 &&
+    if (probing &&
         (e <= below || e <= relative * fabs(v))) {
         const int vertices = 1 << PAGANI_N;
         double across[PAGANI_N], probe_max[PAGANI_VEC_OWN], probe_min[PAGANI_VEC_OWN];
