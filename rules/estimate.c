@@ -7,6 +7,7 @@
 
 #include "rules/rules.h"
 #include "rules/fourth_difference.h"
+#include "rules/error_sign.h"
 
 /* E_k = max over sets s of |r_{k+1} + scale(s,k) r_k| norm(s,k). */
 static double null_error(const pagani_rule *rule, const double *r, int k)
@@ -24,20 +25,22 @@ static double null_error(const pagani_rule *rule, const double *r, int k)
  * absolute deviation of f, not a linear sum of f); it overestimates the
  * error of smooth integrands, never underestimates it by that rescaling. */
 void pagani_rule_estimate(const pagani_rule *rule, const double sums[5],
-                          double volume, double *value, double *error)
+                          double volume, double *value, double *error,
+                          unsigned char *sign)
 {
+    int asymptotic = 1;
     *value = volume * sums[0];
     if (rule->error_model == PAGANI_ERROR_KRONROD) {
         *error = volume * fabs(sums[1]);
-        return;
+    } else {
+        double e1 = null_error(rule, sums, 1);
+        double e2 = null_error(rule, sums, 2);
+        double e3 = null_error(rule, sums, 3);
+        asymptotic = rule->c0 * e1 <= e2 && rule->c0 * e2 <= e3;
+        *error = asymptotic ? volume * rule->c1 * e1
+                            : volume * rule->c2 * fmax(e1, fmax(e2, e3));
     }
-    double e1 = null_error(rule, sums, 1);
-    double e2 = null_error(rule, sums, 2);
-    double e3 = null_error(rule, sums, 3);
-    if (rule->c0 * e1 <= e2 && rule->c0 * e2 <= e3)
-        *error = volume * rule->c1 * e1;
-    else
-        *error = volume * rule->c2 * fmax(e1, fmax(e2, e3));
+    if (sign) *sign = pagani_error_sign(asymptotic, sums[1]);
 }
 
 /* The first axis of the largest fourth difference; the first widest axis

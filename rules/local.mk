@@ -5,6 +5,7 @@ libpagani_la_SOURCES += \
 	rules/rule_table.h \
 	rules/fourth_difference.h \
 	rules/probe.h \
+	rules/error_sign.h \
 	rules/component_norm.h \
 	rules/rule.c \
 	rules/expand.c \

@@ -74,9 +74,13 @@ void pagani_rule_destroy(pagani_rule *rule);
 void pagani_rule_point(const pagani_rule *rule, long long p,
                        const double *lower, const double *width, double *x);
 
-/* Value and raw error of a region of volume `volume` from its five sums. */
+/* Value and raw error of a region of volume `volume` from its five sums,
+ * and what is known of the error's sign (rules/error_sign.h) into *sign
+ * unless NULL: known where the null rules decay (Kronrod: always), the
+ * first null rule's sign. */
 void pagani_rule_estimate(const pagani_rule *rule, const double sums[5],
-                          double volume, double *value, double *error);
+                          double volume, double *value, double *error,
+                          unsigned char *sign);
 
 /* Split axis from f at the explicit points 0 .. 4n (see above) and the
  * widths: the axis of the largest fourth difference, the widest axis on

@@ -63,6 +63,13 @@ typedef struct cubature_sums {
     long long active;      /* number of active regions */
     double min_error;      /* min of E over active regions (0 if none) */
     double max_error;      /* max of E over active regions (0 if none) */
+    /* Over all its regions, by what is known of the sign of each one's
+     * error (rules/error_sign.h; a vector integrand's is never known): */
+    double rule_signed_error;   /* sum of +-E, the null rule's sign, over
+                                   regions whose sign is known */
+    double parent_signed_error; /* the same with the parent's sign */
+    double unsigned_error;      /* sum of E over the others */
+    double squared_error;       /* sum of E^2 over all */
     long long nonfinite_region; /* first region (index in the whole list)
                                    with a NaN/Inf value, or -1 */
     int nonfinite_point;        /* its first such rule point */

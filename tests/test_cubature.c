@@ -11,6 +11,7 @@
 #include "pagani.h"
 #include "suite.h"
 #include "progress_stop.h"
+#include "cancellation.h"
 #include "far_field.h"
 #include "tap.h"
 
@@ -220,6 +221,7 @@ int main(void)
     check_determinism(ctx);
     check_limits(ctx);
     check_far_field(ctx);
+    check_cancellation(ctx);
     check_no_false_convergence(ctx);
     pagani_context_destroy(ctx);
     tap_done();

@@ -15,6 +15,7 @@
 #include "gpu/cubature/rule_pack.h"
 #include "suite.h"
 #include "tap.h"
+#include "cancellation.h"
 #include "far_field.h"
 
 /* exp(-sum x_i): (1 - 1/e)^n over the unit cube; smooth in any n. */
@@ -585,6 +586,7 @@ int main(void)
     rules(ctx);
     suite(ctx);
     check_far_field(ctx);
+    check_cancellation(ctx);
     determinism(ctx);
     against_cpu(ctx);
     pagani_context_destroy(ctx);

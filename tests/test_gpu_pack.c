@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rules/error_sign.h"
 #include "rules/rules.h"
 #include "gpu/cubature/rule_pack.h"
 #include "tap.h"
@@ -46,17 +47,26 @@ static int same_points(const pagani_rule *r, const pagani_packed_rule *p)
     return 1;
 }
 
-/* The kernel's estimate and split axis against rules/estimate.c. */
+/* The kernel's estimate, error sign and split axis against
+ * rules/estimate.c. */
 static int same_math(const pagani_rule *r, const pagani_packed_rule *p)
 {
     for (int trial = 0; trial < 200; trial++) {
         double sums[5], f[81], width[20], v1, e1, v2, e2, volume = 0.5 + uniform();
+        unsigned char sign, gpu_sign;
         for (int k = 0; k < 5; k++)
             sums[k] = (uniform() - 0.5) * pow(10.0, -(double)(trial % 7) * k);
-        pagani_rule_estimate(r, sums, volume, &v1, &e1);
+        pagani_rule_estimate(r, sums, volume, &v1, &e1, &sign);
         pagani_gpu_estimate(p->consts, p->shape.nsets, p->shape.error_model, sums,
                             volume, &v2, &e2);
-        if (v1 != v2 || e1 != e2) return 0;
+        gpu_sign = pagani_error_sign(
+            p->shape.error_model == PAGANI_GPU_ERROR_KRONROD ||
+                pagani_gpu_asymptotic(p->consts,
+                                      pagani_gpu_null_error(p->consts, p->shape.nsets, sums, 1),
+                                      pagani_gpu_null_error(p->consts, p->shape.nsets, sums, 2),
+                                      pagani_gpu_null_error(p->consts, p->shape.nsets, sums, 3)),
+            sums[1]);
+        if (v1 != v2 || e1 != e2 || sign != gpu_sign) return 0;
         for (int q = 0; q <= 4 * r->n; q++)
             f[q] = trial % 5 == 0 ? 1.0 : exp(-uniform());
         for (int d = 0; d < r->n; d++) width[d] = trial % 3 ? 1.0 : uniform();

@@ -370,7 +370,7 @@ static void rule_apply(const pagani_rule *rule, double (*f)(const double *, int)
         double fx = f(x, rule->n);
         for (int k = 0; k < 5; k++) r[k] += w[k] * fx;
     }
-    pagani_rule_estimate(rule, r, volume, value, error);
+    pagani_rule_estimate(rule, r, volume, value, error, NULL);
 }
 
 /* Small box of a smooth function: a tiny error estimate, not below the

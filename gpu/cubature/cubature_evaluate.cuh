@@ -77,8 +77,9 @@ __device__ __forceinline__ double pagani_eval_point(const double *xq, const void
  * memory for the fourth differences. The group's first warp then finishes
  * the region in parallel: its lanes take the null-rule terms (k, s) and
  * the axes d, warp maxima combine them (maxima are exact, so the result is
- * the serial one), and lane 0 writes the value V, raw error E and split
- * axis K. Before that, with axial set, lanes 0 .. 2n - 1 evaluate the
+ * the serial one), and lane 0 writes the value V, raw error E, split
+ * axis K and the sign byte of the error (rules/error_sign.h: known where
+ * the null rules decay, unless a probe below raised E). Before that, with axial set, lanes 0 .. 2n - 1 evaluate the
  * axial probes and raise E, and set K, where one misses what the axis
  * points in shared memory predict (pagani_probe_axial_floor); then, with
  * vertex set, when E <= below or E <= relative |V| (k's pair probes[2k],
@@ -105,6 +106,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
                          double *__restrict__ value,
                          double *__restrict__ error,
                          signed char *__restrict__ axis,
+                         unsigned char *__restrict__ error_sign,
                          unsigned long long *nonfinite,
                          int axial, int vertex,
                          const double *__restrict__ probes, double single_below,
@@ -223,6 +225,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
      * same in every lane. */
     const int owner = pagani_gpu_warp_integral_of(offsets, integrals, region);
     double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, r4 = 0.0, volume = 1.0, e;
+    int asymptotic = 1;
     fmax_q = 0.0;
     fmin_q = PAGANI_PROBE_NO_MIN;
     for (int w = 0; w < tpr / 32; w++) {
@@ -250,9 +253,14 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
             else if (k == 2) e2 = fmax(e2, v);
             else e3 = fmax(e3, v);
         }
-        e = pagani_gpu_combine(consts, volume, pagani_warp_max(e1), pagani_warp_max(e2),
-                               pagani_warp_max(e3));
+        e1 = pagani_warp_max(e1);
+        e2 = pagani_warp_max(e2);
+        e3 = pagani_warp_max(e3);
+        asymptotic = pagani_gpu_asymptotic(consts, e1, e2, e3);
+        e = pagani_gpu_combine(consts, volume, e1, e2, e3);
     }
+    /* what is known of the error's sign; unknown once a probe raises E */
+    unsigned char sign = pagani_error_sign(asymptotic, r1);
 
     /* Split axis: lane d takes axis d; the first largest difference wins,
      * else the first widest axis (as the serial loop picks them). */
@@ -295,20 +303,23 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         if (top > e) {
             e = top;
             split_axis = (__ffs(__ballot_sync(0xffffffffu, floor == top)) - 1) / 2;
+            sign = 0;
         }
     }
     if (vertex) {
         const double below = probes ? probes[2 * owner] : single_below;
         const double relative = probes ? probes[2 * owner + 1] : single_relative;
-        if (e <= below || e <= relative * fabs(volume * r0))
+        if ((e <= below || e <= relative * fabs(volume * r0)) &&
             pagani_vertex_probes(c, h, volume, p, fmax_q, fmin_q, region, shape.npoints,
-                                 nonfinite + owner, &e, &split_axis);
+                                 nonfinite + owner, &e, &split_axis))
+            sign = 0;
     }
 #endif
     if (lane == 0) {
         value[region] = volume * r0;
         error[region] = e;
         axis[region] = (signed char)split_axis;
+        error_sign[region] = sign;
     }
 }
 #endif /* !PAGANI_VECTOR */

@@ -169,11 +169,18 @@ PAGANI_HD double pagani_gpu_null_error(const double *consts, int nsets,
     return e;
 }
 
+/* Whether the null rules decay (DCUHRE's test for trusting E_1): the
+ * rule is in its asymptotic regime (rules/error_sign.h). */
+PAGANI_HD int pagani_gpu_asymptotic(const double *consts, double e1, double e2, double e3)
+{
+    return consts[PAGANI_EVC_C0] * e1 <= e2 && consts[PAGANI_EVC_C0] * e2 <= e3;
+}
+
 /* The raw error from E_1, E_2, E_3 (DCUHRE's choice between them). */
 PAGANI_HD double pagani_gpu_combine(const double *consts, double volume,
                                     double e1, double e2, double e3)
 {
-    if (consts[PAGANI_EVC_C0] * e1 <= e2 && consts[PAGANI_EVC_C0] * e2 <= e3)
+    if (pagani_gpu_asymptotic(consts, e1, e2, e3))
         return volume * consts[PAGANI_EVC_C1] * e1;
     return volume * consts[PAGANI_EVC_C2] * fmax(e1, fmax(e2, e3));
 }

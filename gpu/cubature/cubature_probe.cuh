@@ -26,10 +26,10 @@
  * probes set against the rule's largest and smallest |f| (rule_max,
  * rule_min; pagani_probe_floor) exceeds *error, every lane gets it in
  * *error and the axis of the largest |sum| in *split_axis, as on the CPU
- * backend. A NaN or infinite f counts as 0 and its (region, point) goes
- * to *nonfinite (atomicMin, as the rule's points do).
+ * backend, and returns true. A NaN or infinite f counts as 0 and its
+ * (region, point) goes to *nonfinite (atomicMin, as the rule's points do).
  */
-__device__ __forceinline__ void pagani_vertex_probes(const double *c, const double *h,
+__device__ __forceinline__ bool pagani_vertex_probes(const double *c, const double *h,
                                                      double volume, const void *params,
                                                      double rule_max, double rule_min,
                                                      long long region, int npoints,
@@ -76,7 +76,7 @@ __device__ __forceinline__ void pagani_vertex_probes(const double *c, const doub
     probe_max = pagani_warp_max(probe_max);
     probe_min = pagani_warp_min(probe_min);
     const double floor = pagani_probe_floor(volume, probe_max, probe_min, rule_max, rule_min);
-    if (!(floor > *error)) return;
+    if (!(floor > *error)) return false;
     double best = -1.0;
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
@@ -90,5 +90,6 @@ __device__ __forceinline__ void pagani_vertex_probes(const double *c, const doub
         }
     }
     *error = floor;
+    return true;
 }
 #endif

@@ -19,10 +19,14 @@
 
 /* ---- sums ------------------------------------------------------------ */
 
-/* Classify sums of a set of regions ("active": not finished). */
+/* Classify sums of a set of regions ("active": not finished), and over
+ * all of them E by the sign of its error (cubature_sums): with the null
+ * rule's and the parent's signs (rs, ps) where known, by size where not
+ * (us), squared (sq). */
 struct csum {
     double v, e, av, ae, mn, mx;
     long long na;
+    double rs, ps, us, sq;
 };
 
 /* Threshold statistics: active regions with E <= t. */
@@ -40,7 +44,7 @@ struct integral_sums {
 
 __host__ __device__ __forceinline__ csum csum_zero()
 {
-    csum s = {0.0, 0.0, 0.0, 0.0, HUGE_VAL, -HUGE_VAL, 0};
+    csum s = {0.0, 0.0, 0.0, 0.0, HUGE_VAL, -HUGE_VAL, 0, 0.0, 0.0, 0.0, 0.0};
     return s;
 }
 
@@ -55,6 +59,10 @@ struct csum_add {
         r.mn = fmin(a.mn, b.mn);
         r.mx = fmax(a.mx, b.mx);
         r.na = a.na + b.na;
+        r.rs = a.rs + b.rs;
+        r.ps = a.ps + b.ps;
+        r.us = a.us + b.us;
+        r.sq = a.sq + b.sq;
         return r;
     }
 };
@@ -78,6 +86,10 @@ __device__ __forceinline__ csum shfl_down(const csum &s, int off)
     r.mn = __shfl_down_sync(0xffffffffu, s.mn, off);
     r.mx = __shfl_down_sync(0xffffffffu, s.mx, off);
     r.na = __shfl_down_sync(0xffffffffu, s.na, off);
+    r.rs = __shfl_down_sync(0xffffffffu, s.rs, off);
+    r.ps = __shfl_down_sync(0xffffffffu, s.ps, off);
+    r.us = __shfl_down_sync(0xffffffffu, s.us, off);
+    r.sq = __shfl_down_sync(0xffffffffu, s.sq, off);
     return r;
 }
 
@@ -177,6 +189,10 @@ __device__ __forceinline__ csum load_partial(const csum *p)
     s.mn = __ldcg(&p->mn);
     s.mx = __ldcg(&p->mx);
     s.na = __ldcg(&p->na);
+    s.rs = __ldcg(&p->rs);
+    s.ps = __ldcg(&p->ps);
+    s.us = __ldcg(&p->us);
+    s.sq = __ldcg(&p->sq);
     return s;
 }
 
@@ -196,12 +212,19 @@ __device__ __forceinline__ csum combine_items(const csum *in, long long start, l
 
 __device__ __forceinline__ void classify_one(csum &acc, unsigned char *active,
                                              long long i, double v, double e,
-                                             const classify_request &q)
+                                             unsigned char sign, const classify_request &q)
 {
     const bool act = e > q.negligible && (!q.relerr_filter || e > q.epsrel * fabs(v));
     active[i] = act;
     acc.v += v;
     acc.e += e;
+    if (sign & PAGANI_SIGN_KNOWN) {
+        acc.rs += pagani_signed_error(sign, PAGANI_SIGN_RULE_NEGATIVE, e);
+        acc.ps += pagani_signed_error(sign, PAGANI_SIGN_PARENT_NEGATIVE, e);
+    } else {
+        acc.us += e;
+    }
+    acc.sq += e * e;
     if (act) {
         acc.av += v;
         acc.ae += e;
@@ -219,9 +242,11 @@ __device__ __forceinline__ void classify_one(csum &acc, unsigned char *active,
  * even offset of its integral, whose regions are pairs when it has
  * parents). With parents it updates both errors (Berntsen: diff =
  * |V_L + V_R - V_P| / 4, E *= 1 + 2 diff / (E_L + E_R), E += diff; the
- * parent's value at parent[u]); then it classifies both regions (active
- * iff E > negligible and, with relerr_filter, also E > epsrel |V|) and
- * adds them to its sums, which warp_reduce combines.
+ * parent's value at parent[u]) and, when both signs of their errors are
+ * known, takes V_L + V_R - V_P as their parent's estimate of that sign
+ * (rules/error_sign.h); then it classifies both regions (active iff E >
+ * negligible and, with relerr_filter, also E > epsrel |V|) and adds them
+ * to its sums, which warp_reduce combines.
  *
  * With `tickets` (a sum of two levels: no integral has more than TILE
  * tiles), the tiles' partials are combined here too: each warp takes a
@@ -233,7 +258,8 @@ __global__ void __launch_bounds__(RED_THREADS)
 classify_kernel(tiling tl, const classify_request *__restrict__ requests,
                 classify_request single, const double *__restrict__ value,
                 double *__restrict__ error, const double *__restrict__ parent,
-                unsigned char *__restrict__ active, csum_sink sink, unsigned int *tickets)
+                unsigned char *__restrict__ active, unsigned char *__restrict__ error_sign,
+                csum_sink sink, unsigned int *tickets)
 {
     int t, k;
     long long start, end;
@@ -249,8 +275,10 @@ classify_kernel(tiling tl, const classify_request *__restrict__ requests,
         if (i + 1 < end) {
             const double vl = value[i], vr = value[i + 1];
             double el = error[i], er = error[i + 1];
+            unsigned char sl = error_sign[i], sr = error_sign[i + 1];
             if (q.has_parents) {
-                const double diff = fabs(vl + vr - parent[i / 2]) / 4;
+                const double change = vl + vr - parent[i / 2];
+                const double diff = fabs(change) / 4;
                 const double sum = el + er;
                 if (sum > 0) {
                     el *= 1 + 2 * diff / sum;
@@ -260,11 +288,17 @@ classify_kernel(tiling tl, const classify_request *__restrict__ requests,
                 er += diff;
                 error[i] = el;
                 error[i + 1] = er;
+                if (sl & sr & PAGANI_SIGN_KNOWN) {
+                    sl = pagani_error_sign_parent(sl, change);
+                    sr = pagani_error_sign_parent(sr, change);
+                    error_sign[i] = sl;
+                    error_sign[i + 1] = sr;
+                }
             }
-            classify_one(acc, active, i, vl, el, q);
-            classify_one(acc, active, i + 1, vr, er, q);
+            classify_one(acc, active, i, vl, el, sl, q);
+            classify_one(acc, active, i + 1, vr, er, sr, q);
         } else {
-            classify_one(acc, active, i, value[i], error[i], q);
+            classify_one(acc, active, i, value[i], error[i], error_sign[i], q);
         }
     }
     acc = warp_reduce(acc, csum_add());

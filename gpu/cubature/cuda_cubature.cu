@@ -63,6 +63,7 @@
 #include "gpu/cubature/rule_pack.h"
 #include "gpu/cubature/cubature_kernel_src.h" /* generated: pagani_cubature_kernel_src */
 #include "rules/component_norm.h"
+#include "rules/error_sign.h"
 #include "rules/probe.h"
 
 #define RED_THREADS 256   /* threads of the tile, sort and split kernels */
@@ -167,6 +168,7 @@ struct cuda_cubature {
     double *value, *error, *parent;
     signed char *axis;
     unsigned char *active;
+    unsigned char *error_sign; /* rules/error_sign.h */
     int *scan;                 /* capacity + 1 */
     void *temp;                /* CUB's scratch: the scan, the sorts */
     size_t temp_bytes;
@@ -269,6 +271,7 @@ static size_t carve(cuda_cubature *c, char *base, int n, long long capacity,
     CARVE(c->parent, double *, (size_t)stride * sizeof(double));
     CARVE(c->axis, signed char *, (size_t)capacity);
     CARVE(c->active, unsigned char *, (size_t)capacity);
+    CARVE(c->error_sign, unsigned char *, (size_t)capacity);
     CARVE(c->scan, int *, ((size_t)capacity + 1) * sizeof(int));
     CARVE(c->partials[0], csum *, (size_t)most_tiles * sizeof(csum));
     CARVE(c->partials[1], csum *, (size_t)most_tiles * sizeof(csum));
@@ -299,7 +302,8 @@ static size_t cu_bytes_per_region(void *state, int n, int ncomp)
            + 1                              /* parents' split axis */
            + 2 * sizeof(double)             /* value, error */
            + sizeof(double) / 2             /* parent value per pair */
-           + 2 + sizeof(int)                /* axis, active, scan */
+           + 3 + sizeof(int)                /* axis, active, error sign,
+                                               scan */
            + 1                              /* tile partials */
            + (n < 6 ? 3 * sizeof(double) + sizeof(int) : 0) /* the sort's
                                          arrays, unless a box list holds them */
@@ -813,14 +817,17 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     if ((rc = upload_probes(st, vertex, &probes)) != PAGANI_OK) return rc;
     shape.tpr = tpr;
     shape.implicit = c->implicit;
-    if (c->vec.ncomp > 1) return vector_evaluate(st, shape, vertex, probes, single_below,
-                                                 single_relative);
+    if (c->vec.ncomp > 1) { /* the sign of a pair (V, E)'s error: unknown */
+        CUDA_TRY(st->ctx, cudaMemsetAsync(c->error_sign, 0, (size_t)count, st->stream));
+        return vector_evaluate(st, shape, vertex, probes, single_below, single_relative);
+    }
 
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
                                (size_t)groups * (tpr / 32) * 7);
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
                     &initial, &dense, &tuples, &consts, &shape, &params, &params_stride,
-                    &c->value, &c->error, &c->axis, &c->nonfinite, &c->axial, &vertex,
+                    &c->value, &c->error, &c->axis, &c->error_sign, &c->nonfinite,
+                    &c->axial, &vertex,
                     &probes, &single_below, &single_relative};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
@@ -842,6 +849,10 @@ static void read_sums(const cuda_cubature *c, int k, cubature_sums *s)
     s->active = r->cls.na;
     s->min_error = r->cls.mn;
     s->max_error = r->cls.mx;
+    s->rule_signed_error = r->cls.rs;
+    s->parent_signed_error = r->cls.ps;
+    s->unsigned_error = r->cls.us;
+    s->squared_error = r->cls.sq;
     if (r->nonfinite != ~0ULL) {
         s->nonfinite_region = (long long)(r->nonfinite >> 21);
         s->nonfinite_point = (int)(r->nonfinite & ((1ULL << 21) - 1));
@@ -876,7 +887,7 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
          * per level. */
         classify_kernel<<<tile_blocks(tl.tiles), RED_THREADS, 0, st->stream>>>(
             tl, device_requests, requests[0], c->value, c->error, c->parent, c->active,
-            sink, c->levels == 2 ? c->tickets : NULL);
+            c->error_sign, sink, c->levels == 2 ? c->tickets : NULL);
         CUDA_TRY(st->ctx, cudaGetLastError());
         for (int level = 1; c->levels > 2 && level < c->levels; level++) {
             tl = all_tiles(c, level);

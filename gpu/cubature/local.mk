@@ -29,14 +29,15 @@ gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
 	$(top_srcdir)/gpu/cubature/cuda_cubature_vector.cuh \
 	$(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
-	$(top_srcdir)/rules/probe.h $(top_srcdir)/src/backend.h \
+	$(top_srcdir)/rules/probe.h $(top_srcdir)/rules/error_sign.h \
+	$(top_srcdir)/src/backend.h \
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
 endif
 
 PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/gpu/jit/vector_eval.cuh \
 	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/rules/probe.h \
-	$(top_srcdir)/rules/component_norm.h \
+	$(top_srcdir)/rules/error_sign.h $(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h \
 	$(top_srcdir)/gpu/cubature/cubature_warp.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_probe.cuh \

@@ -38,6 +38,7 @@ static void free_buffers(cpu_cubature *c)
     free(c->axis);
     free(c->bad_point);
     free(c->active);
+    free(c->error_sign);
     free_integral_arrays(c);
     cpu_vector_free(c);
 }
@@ -55,8 +56,8 @@ static size_t cpu_bytes_per_region(void *state, int n, int ncomp)
     return 2 * 2 * (size_t)n * sizeof(double)   /* lower, width, 2 buffers */
            + 2 * sizeof(double)                 /* value, error */
            + sizeof(double) / 2                 /* parent value per pair */
-           + 4 * sizeof(int) + 1                /* owner (2), axis, bad point,
-                                                   active */
+           + 4 * sizeof(int) + 2                /* owner (2), axis, bad point,
+                                                   active, error sign */
            + cpu_vector_bytes_per_region(ncomp);
 }
 
@@ -80,9 +81,11 @@ static int allocate_regions(cpu_state *s, int n, long long cap)
     c->axis = malloc((size_t)cap * sizeof(int));
     c->bad_point = malloc((size_t)cap * sizeof(int));
     c->active = malloc((size_t)cap);
+    c->error_sign = malloc((size_t)cap);
     if (!c->lower[0] || !c->lower[1] || !c->width[0] || !c->width[1] ||
         !c->owner[0] || !c->owner[1] || !c->value || !c->error ||
-        !c->parent_value || !c->axis || !c->bad_point || !c->active) {
+        !c->parent_value || !c->axis || !c->bad_point || !c->active ||
+        !c->error_sign) {
         cpu_cubature_free(c);
         s->cubature = NULL;
         return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
@@ -216,6 +219,10 @@ static void sums_merge(cubature_sums *into, const cubature_sums *part)
     into->error += part->error;
     into->active_value += part->active_value;
     into->active_error += part->active_error;
+    into->rule_signed_error += part->rule_signed_error;
+    into->parent_signed_error += part->parent_signed_error;
+    into->unsigned_error += part->unsigned_error;
+    into->squared_error += part->squared_error;
     if (part->active > 0) {
         if (into->active == 0 || part->min_error < into->min_error)
             into->min_error = part->min_error;
@@ -246,13 +253,22 @@ static void classify_tile(cpu_cubature *c, long long start, long long end,
         cpu_vector_two_level(c, start, end, k);
     else if (q->has_parents)
         for (long long j = start / 2; j < end / 2; j++)
-            cpu_two_level(c->value + 2 * j, c->error + 2 * j, c->parent_value[j]);
+            cpu_two_level(c->value + 2 * j, c->error + 2 * j, c->parent_value[j],
+                          c->error_sign + 2 * j);
     for (long long i = start; i < end; i++) {
         double v = c->value[i], e = c->error[i];
+        unsigned char sign = c->error_sign[i];
         int act = e > q->negligible && (!q->relerr_filter || e > q->epsrel * fabs(v));
         c->active[i] = (unsigned char)act;
         p->value += v;
         p->error += e;
+        if (sign & PAGANI_SIGN_KNOWN) {
+            p->rule_signed_error += pagani_signed_error(sign, PAGANI_SIGN_RULE_NEGATIVE, e);
+            p->parent_signed_error += pagani_signed_error(sign, PAGANI_SIGN_PARENT_NEGATIVE, e);
+        } else {
+            p->unsigned_error += e;
+        }
+        p->squared_error += e * e;
         if (act) {
             if (p->active == 0 || e < p->min_error) p->min_error = e;
             if (p->active == 0 || e > p->max_error) p->max_error = e;

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include "cpu/cpu_backend.h"
+#include "rules/error_sign.h"
 #include "rules/probe.h" /* pagani_axial_fit */
 
 #define CPU_TILE 1024
@@ -39,6 +40,7 @@ struct cpu_cubature {
     int *axis;                   /* split axis K */
     int *bad_point;              /* first rule point with NaN/Inf, or -1 */
     unsigned char *active;       /* A */
+    unsigned char *error_sign;   /* rules/error_sign.h */
     /* Vector integrands (cpu_cubature_vector.c; ncomp 1: all unused). */
     int ncomp;                   /* components of f */
     int norm, group_size, groups;/* rules/component_norm.h */
@@ -80,10 +82,17 @@ static inline long long cpu_tile_end(const cpu_cubature *c, long long t, int k)
 }
 
 /* Berntsen's two-level error for a sibling pair: values v[0], v[1] whose
- * parent had `parent`, errors e[0], e[1] refined in place. */
-static inline void cpu_two_level(const double *v, double *e, double parent)
+ * parent had `parent`, errors e[0], e[1] refined in place; with `sign`
+ * (else NULL), their sign bytes take the pair's change as their parent's
+ * estimate when both are known (rules/error_sign.h). */
+static inline void cpu_two_level(const double *v, double *e, double parent,
+                                 unsigned char *sign)
 {
     double diff = fabs(v[0] + v[1] - parent) / 4;
+    if (sign && (sign[0] & sign[1] & PAGANI_SIGN_KNOWN)) {
+        sign[0] = pagani_error_sign_parent(sign[0], v[0] + v[1] - parent);
+        sign[1] = pagani_error_sign_parent(sign[1], v[0] + v[1] - parent);
+    }
     double sum = e[0] + e[1];
     if (sum > 0) {
         e[0] *= 1 + 2 * diff / sum;

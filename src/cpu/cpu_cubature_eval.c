@@ -152,6 +152,7 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     double *value = rule_min + C, *error = value + C;
     double *probe_scratch = error + C, volume = 1.0;
     int first_bad = -1;
+    unsigned char sign = 0;
     long long p;
 
     cpu_region_box(c, i, lo, w);
@@ -177,18 +178,23 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     for (int k = 0; k < C; k++) {
         double five[5];
         for (int j = 0; j < 5; j++) five[j] = sums[j * C + k];
-        pagani_rule_estimate(r, five, volume, &value[k], &error[k]);
+        pagani_rule_estimate(r, five, volume, &value[k], &error[k], &sign);
     }
+    if (C > 1) sign = 0; /* a vector integrand's pair (V, E): unknown */
     c->axis[i] = pagani_rule_split_axis(
         r, f_axis + (size_t)worst_component(c, owner, error) * axis_points, w);
-    if (c->probes)
-        check_axial(c, i, params, lo, w, volume, f_axis, axis_points, error,
-                    probe_scratch, &first_bad);
+    /* a probe that raised E: its sign is unknown */
+    if (c->probes && check_axial(c, i, params, lo, w, volume, f_axis, axis_points,
+                                 error, probe_scratch, &first_bad))
+        sign = 0;
     cpu_store_region(c, i, value, error);
     if ((c->error[i] <= probe_below ||
          c->error[i] <= probe_relative * fabs(c->value[i])) &&
         check_probes(c, i, params, lo, w, volume, rule_max, rule_min, error,
-                     probe_scratch, &first_bad))
+                     probe_scratch, &first_bad)) {
         cpu_store_region(c, i, value, error);
+        sign = 0;
+    }
+    c->error_sign[i] = sign;
     c->bad_point[i] = first_bad;
 }

@@ -116,7 +116,7 @@ void cpu_vector_two_level(cpu_cubature *c, long long start, long long end,
         double *e = c->comp_error + comp * cap;
         const double *parent = c->comp_parent + comp * half;
         for (long long j = start / 2; j < end / 2; j++)
-            cpu_two_level(v + 2 * j, e + 2 * j, parent[j]);
+            cpu_two_level(v + 2 * j, e + 2 * j, parent[j], NULL);
     }
     for (long long i = start; i < end; i++) make_pair(c, i, k);
 }

@@ -162,8 +162,10 @@ static int batch_start(batch_run *b, long long per_integral, pagani_result *resu
                            "the state of %d integrals", b->integrals);
     for (size_t k = 0; k < K; k++) {
         run *r = &b->runs[k];
-        *r = (run){per_integral, 0, 1, 0.0, 0.0, 0.0, 0.0, NAN, NAN, NAN, NAN,
-                   NAN, b->capacity, &results[k]};
+        *r = (run){.count = per_integral, .running = 1, .value = NAN, .error = NAN,
+                   .previous_value = NAN, .previous_error = NAN, .earlier_value = NAN,
+                   .global_error = INFINITY, .share = b->capacity,
+                   .result = &results[k]};
         results[k].status = PAGANI_MAX_ITERATIONS;
     }
     b->nonfinite = -1;

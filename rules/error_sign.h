@@ -1,0 +1,55 @@
+/*
+ * error_sign.h - what a region knows of the sign of its error, one byte a
+ * region, written for the host (src/cpu) and the GPU (NVRTC receives this
+ * text pasted in front of the evaluate kernel; cubature_tiles.cuh includes
+ * it for classify).
+ *
+ * A region's E bounds the size of its error, not its sign, and summing the
+ * E of all regions (DCUHRE's and PAGANI's total) assumes that every error
+ * points the same way. Where the rule is in its asymptotic regime -- the
+ * null rules decay, DCUHRE's own test for trusting E_1 -- the error is
+ * dominated by the rule's leading error term, whose sign two estimates
+ * give: the first null rule's value, and once a region has a parent,
+ * V_L + V_R - V_parent, the change its split made. An oscillatory f (the
+ * suite's f1) has errors of both signs that cancel in the sum a thousand
+ * times over; a one-signed curvature (a Gaussian's tails, exp) has errors
+ * of one sign, and so do both estimates. Elsewhere (null rules that do not
+ * decay: a jump or kink inside the region; or a probe that raised E) the
+ * sign is unknown. The driver's global error (cubature_steps.c) adds the
+ * errors of known sign with each estimate's signs, the others' by size.
+ */
+#ifndef PAGANI_ERROR_SIGN_H
+#define PAGANI_ERROR_SIGN_H
+
+#include "hostdevice.h" /* PAGANI_HD */
+
+#define PAGANI_SIGN_KNOWN 1           /* else the bits below mean nothing */
+#define PAGANI_SIGN_RULE_NEGATIVE 2   /* the first null rule's value is < 0 */
+#define PAGANI_SIGN_PARENT_NEGATIVE 4 /* V_L + V_R - V_parent < 0 */
+
+/* A region's sign byte after its rule: unknown unless `asymptotic`; the
+ * parent's estimate starts as the null rule's (a region of the first
+ * list has no parent). */
+PAGANI_HD unsigned char pagani_error_sign(int asymptotic, double null_value)
+{
+    if (!asymptotic) return 0;
+    return null_value < 0.0
+               ? PAGANI_SIGN_KNOWN | PAGANI_SIGN_RULE_NEGATIVE | PAGANI_SIGN_PARENT_NEGATIVE
+               : PAGANI_SIGN_KNOWN;
+}
+
+/* The sign byte of a child whose pair changed the parent's value by
+ * `change` (V_L + V_R - V_parent), when both children's signs are known. */
+PAGANI_HD unsigned char pagani_error_sign_parent(unsigned char sign, double change)
+{
+    sign &= (unsigned char)~PAGANI_SIGN_PARENT_NEGATIVE;
+    return change < 0.0 ? (unsigned char)(sign | PAGANI_SIGN_PARENT_NEGATIVE) : sign;
+}
+
+/* E with the sign that byte's bit `negative` gives. */
+PAGANI_HD double pagani_signed_error(unsigned char sign, int negative, double e)
+{
+    return (sign & negative) ? -e : e;
+}
+
+#endif /* PAGANI_ERROR_SIGN_H */
