@@ -358,10 +358,15 @@ static void sweep(pagani_context *ctx)
  * 0.0626544, 1.5e-4 past the bisection point 0.0625, and none on x_2
  * (u_2 = 1), once with a_i = 0 (the indicator, I = 0.0626544) and once
  * with the standard a of seed 1: no false convergence at 1e-3, 1e-5,
- * 1e-7. */
+ * 1e-7. (f) Genz C0 in 4-D, seed 106 at twice the standard difficulty
+ * (found by bench_genz -r 15 -s 100 -m 2): its kink on x_4 lies at
+ * 0.7489, 0.0011 inside the face 0.75 of the first regions, where the
+ * axial probes' spread of 4 missed it and 1e-6 converged with 10 times
+ * the error it reported: no false convergence at 1e-5, 1e-6, 1e-7. */
 static void check_named_genz(pagani_context *ctx)
 {
     static const double discontinuous_epsrel[] = {1e-3, 1e-5, 1e-7};
+    static const double kink_epsrel[] = {1e-5, 1e-6, 1e-7};
     genz_tally t = {0};
     genz_params g;
 
@@ -380,6 +385,10 @@ static void check_named_genz(pagani_context *ctx)
                              : "(b) jump at 0.0626544, a = 0:",
                          &t);
     }
+    genz_generate(&g, GENZ_C0, 4, 106, 2.0);
+    for (int e = 0; e < COUNT(kink_epsrel); e++)
+        run_instance(ctx, &g, 106, kink_epsrel[e], NAMED_CAP,
+                     "(f) C0 kink 0.0011 inside a face:", &t);
     genz_tally_free(&t);
     {   /* PAGANI_FLAG_NO_PROBES: only the rule's points are evaluated */
         pagani_result r;
