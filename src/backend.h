@@ -82,6 +82,8 @@ typedef struct classify_request {
     int relerr_filter;     /* finish regions with E <= epsrel * |V| */
     double epsrel;
     double negligible;     /* finish regions with E <= negligible */
+    double relerr_largest; /* relerr_filter finishes no region with |V|
+                              above this (0: no limit) */
 } classify_request;
 
 /* Over one integral's active regions with E <= threshold: how many, and
@@ -125,7 +127,8 @@ typedef struct cubature_ops {
                     const double *probe_relative);
     /* For each integral k with requests[k].classify: the two-level error
      * (when has_parents), then classification: a region stays active iff
-     * E > negligible and, when relerr_filter, also E > epsrel*|V|; its
+     * E > negligible and, when relerr_filter, also E > epsrel*|V| or
+     * |V| > relerr_largest (when that is not 0); its
      * sums in sums[k]. Other integrals' flags and sums stay as they are.
      * Vector integrands: the two-level error is applied to every E_c, V
      * and E are formed anew, and components (else NULL) receives for each

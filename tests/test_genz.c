@@ -362,7 +362,12 @@ static void sweep(pagani_context *ctx)
  * (found by bench_genz -r 15 -s 100 -m 2): its kink on x_4 lies at
  * 0.7489, 0.0011 inside the face 0.75 of the first regions, where the
  * axial probes' spread of 4 missed it and 1e-6 converged with 10 times
- * the error it reported: no false convergence at 1e-5, 1e-6, 1e-7. */
+ * the error it reported: no false convergence at 1e-5, 1e-6, 1e-7. (g)
+ * Genz product peak in 5-D, seed 303 at 1.5 times the standard
+ * difficulty (bench_genz -r 10 -s 300 -m 1.5): the relative-error filter
+ * finished the region holding the peak, 11% of the integral, whose E was
+ * 1/64 of its true error, and 1e-4 converged six times off: no false
+ * convergence at 1e-4. */
 static void check_named_genz(pagani_context *ctx)
 {
     static const double discontinuous_epsrel[] = {1e-3, 1e-5, 1e-7};
@@ -389,6 +394,8 @@ static void check_named_genz(pagani_context *ctx)
     for (int e = 0; e < COUNT(kink_epsrel); e++)
         run_instance(ctx, &g, 106, kink_epsrel[e], NAMED_CAP,
                      "(f) C0 kink 0.0011 inside a face:", &t);
+    genz_generate(&g, GENZ_PRODUCT_PEAK, 5, 303, 1.5);
+    run_instance(ctx, &g, 303, 1e-4, NAMED_CAP, "(g) product peak held by one region:", &t);
     genz_tally_free(&t);
     {   /* PAGANI_FLAG_NO_PROBES: only the rule's points are evaluated */
         pagani_result r;

@@ -243,7 +243,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
         total += counts[k];
         below[k] = -1.0;
         relative[k] = 0.0;
-        req[k] = (classify_request){1, 0, 1, 1e-6, 0.0};
+        req[k] = (classify_request){1, 0, 1, 1e-6, 0.0, 0.0};
     }
     lo = malloc((size_t)total * n * sizeof *lo);
     w = malloc((size_t)total * n * sizeof *w);

@@ -214,7 +214,9 @@ __device__ __forceinline__ void classify_one(csum &acc, unsigned char *active,
                                              long long i, double v, double e,
                                              unsigned char sign, const classify_request &q)
 {
-    const bool act = e > q.negligible && (!q.relerr_filter || e > q.epsrel * fabs(v));
+    const bool act = e > q.negligible &&
+                     (!q.relerr_filter || e > q.epsrel * fabs(v) ||
+                      (q.relerr_largest > 0 && fabs(v) > q.relerr_largest));
     active[i] = act;
     acc.v += v;
     acc.e += e;
@@ -245,7 +247,8 @@ __device__ __forceinline__ void classify_one(csum &acc, unsigned char *active,
  * parent's value at parent[u]) and, when both signs of their errors are
  * known, takes V_L + V_R - V_P as their parent's estimate of that sign
  * (rules/error_sign.h); then it classifies both regions (active iff E >
- * negligible and, with relerr_filter, also E > epsrel |V|) and adds them
+ * negligible and, with relerr_filter, also E > epsrel |V| or |V| >
+ * relerr_largest when that is not 0) and adds them
  * to its sums, which warp_reduce combines.
  *
  * With `tickets` (a sum of two levels: no integral has more than TILE

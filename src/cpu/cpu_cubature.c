@@ -258,7 +258,9 @@ static void classify_tile(cpu_cubature *c, long long start, long long end,
     for (long long i = start; i < end; i++) {
         double v = c->value[i], e = c->error[i];
         unsigned char sign = c->error_sign[i];
-        int act = e > q->negligible && (!q->relerr_filter || e > q->epsrel * fabs(v));
+        int act = e > q->negligible &&
+                  (!q->relerr_filter || e > q->epsrel * fabs(v) ||
+                   (q->relerr_largest > 0 && fabs(v) > q->relerr_largest));
         c->active[i] = (unsigned char)act;
         p->value += v;
         p->error += e;

@@ -55,12 +55,19 @@ static int met(double value, double error, const pagani_options *opt)
  *    regions borrow what relative-error filtering has not used yet, and
  *    when filtering later claims it (f3 8D at 1e-9 overspent by a tenth of
  *    the target), both criteria are halved until the iteration fits;
+ *  - relative-error filtering leaves active every region whose |V| exceeds
+ *    RELERR_LARGEST of the last estimate: a region holding that much of
+ *    the integral holds the features, and its rule and null rules can
+ *    agree on an error far below the true one (a Genz product peak in
+ *    5-D: one region with 11% of the integral and E 1/64 of its true
+ *    error ended a run at 1e-4 six times off);
  *  - the threshold search may finish up to THRESHOLD_SHARE of it;
  * which leaves a twentieth of the target to the active regions.
  */
 #define RELERR_SHARE 0.6
 #define NEGLIGIBLE_SHARE 0.2
 #define THRESHOLD_SHARE 0.15
+#define RELERR_LARGEST 0.01
 #define SETTLED_CHANGE 0.01
 #define MAX_HALVINGS 8 /* then an overspending iteration finishes nothing */
 /* An iteration probes every region once the last one's global error came
@@ -168,6 +175,8 @@ int cubature_classify(batch_run *b)
         q->relerr_filter = b->relerr_filter && settled(r);
         q->epsrel = RELERR_SHARE * opt->epsrel;
         q->negligible = negligible_error(r, opt);
+        q->relerr_largest = isnan(r->previous_value) ? 0.0
+                                                      : RELERR_LARGEST * fabs(r->previous_value);
         b->halvings[k] = 0;
         again |= q->classify;
     }
@@ -430,7 +439,7 @@ static int choose_all(batch_run *b)
         if (status != PAGANI_CONVERGED) {
             end_integral(b, k, status);
         } else if (b->sums[k].active == 0) {
-            b->requests[k] = (classify_request){1, 0, 0, 0.0, 0.0};
+            b->requests[k] = (classify_request){1, 0, 0, 0.0, 0.0, 0.0};
             b->thresholds[k] = -1.0;
             resplit = 1;
         }
