@@ -38,18 +38,48 @@ PAGANI_HD unsigned char pagani_error_sign(int asymptotic, double null_value)
                : PAGANI_SIGN_KNOWN;
 }
 
-/* The sign byte of a child whose pair changed the parent's value by
- * `change` (V_L + V_R - V_parent), when both children's signs are known. */
-PAGANI_HD unsigned char pagani_error_sign_parent(unsigned char sign, double change)
+/* A sibling pair's sign bytes after their split changed the parent's
+ * value by `change` (V_L + V_R - V_parent): when both are known, the
+ * parent's estimate of the sign becomes that change's. */
+PAGANI_HD void pagani_error_sign_pair(unsigned char *left, unsigned char *right,
+                                      double change)
 {
-    sign &= (unsigned char)~PAGANI_SIGN_PARENT_NEGATIVE;
-    return change < 0.0 ? (unsigned char)(sign | PAGANI_SIGN_PARENT_NEGATIVE) : sign;
+    const unsigned char parent = change < 0.0 ? PAGANI_SIGN_PARENT_NEGATIVE : 0;
+    if (!(*left & *right & PAGANI_SIGN_KNOWN)) return;
+    *left = (unsigned char)((*left & ~PAGANI_SIGN_PARENT_NEGATIVE) | parent);
+    *right = (unsigned char)((*right & ~PAGANI_SIGN_PARENT_NEGATIVE) | parent);
 }
 
-/* E with the sign that byte's bit `negative` gives. */
-PAGANI_HD double pagani_signed_error(unsigned char sign, int negative, double e)
+/* Sums of the errors of a set of regions by what is known of their signs
+ * (classify's, in cubature_sums; the driver's global error reads them). */
+typedef struct pagani_error_parts {
+    double rule_signed;   /* sum of +-E, the null rule's sign, over the
+                             regions whose sign is known */
+    double parent_signed; /* the same with the parent's sign */
+    double unsigned_sum;  /* sum of E over the others */
+    double squared;       /* sum of E^2 over all */
+} pagani_error_parts;
+
+/* Adds a region's error e with sign byte `sign` to *p. */
+PAGANI_HD void pagani_error_parts_add(pagani_error_parts *p, unsigned char sign, double e)
 {
-    return (sign & negative) ? -e : e;
+    if (sign & PAGANI_SIGN_KNOWN) {
+        p->rule_signed += (sign & PAGANI_SIGN_RULE_NEGATIVE) ? -e : e;
+        p->parent_signed += (sign & PAGANI_SIGN_PARENT_NEGATIVE) ? -e : e;
+    } else {
+        p->unsigned_sum += e;
+    }
+    p->squared += e * e;
+}
+
+/* Adds the sums *part to *into. */
+PAGANI_HD void pagani_error_parts_merge(pagani_error_parts *into,
+                                        const pagani_error_parts *part)
+{
+    into->rule_signed += part->rule_signed;
+    into->parent_signed += part->parent_signed;
+    into->unsigned_sum += part->unsigned_sum;
+    into->squared += part->squared;
 }
 
 #endif /* PAGANI_ERROR_SIGN_H */

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 #include "pagani.h"
+#include "hostdevice.h"
+#include "rules/error_sign.h"
 #include "rules/rules.h"
 
 struct pagani_context;
@@ -63,13 +65,9 @@ typedef struct cubature_sums {
     long long active;      /* number of active regions */
     double min_error;      /* min of E over active regions (0 if none) */
     double max_error;      /* max of E over active regions (0 if none) */
-    /* Over all its regions, by what is known of the sign of each one's
-     * error (rules/error_sign.h; a vector integrand's is never known): */
-    double rule_signed_error;   /* sum of +-E, the null rule's sign, over
-                                   regions whose sign is known */
-    double parent_signed_error; /* the same with the parent's sign */
-    double unsigned_error;      /* sum of E over the others */
-    double squared_error;       /* sum of E^2 over all */
+    /* E over all its regions by what is known of the sign of each one's
+     * error (rules/error_sign.h; a vector integrand's is never known) */
+    pagani_error_parts parts;
     long long nonfinite_region; /* first region (index in the whole list)
                                    with a NaN/Inf value, or -1 */
     int nonfinite_point;        /* its first such rule point */
@@ -85,6 +83,15 @@ typedef struct classify_request {
     double relerr_largest; /* relerr_filter finishes no region with |V|
                               above this (0: no limit) */
 } classify_request;
+
+/* Whether classify keeps a region of value v and error e active: the
+ * rule of classify below, one copy for every backend. */
+PAGANI_HD int pagani_classify_active(const classify_request *q, double v, double e)
+{
+    return e > q->negligible &&
+           (!q->relerr_filter || e > q->epsrel * fabs(v) ||
+            (q->relerr_largest > 0 && fabs(v) > q->relerr_largest));
+}
 
 /* Over one integral's active regions with E <= threshold: how many, and
  * their sums. */

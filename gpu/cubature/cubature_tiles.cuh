@@ -20,13 +20,11 @@
 /* ---- sums ------------------------------------------------------------ */
 
 /* Classify sums of a set of regions ("active": not finished), and over
- * all of them E by the sign of its error (cubature_sums): with the null
- * rule's and the parent's signs (rs, ps) where known, by size where not
- * (us), squared (sq). */
+ * all of them E by what is known of its sign (cubature_sums' parts). */
 struct csum {
     double v, e, av, ae, mn, mx;
     long long na;
-    double rs, ps, us, sq;
+    pagani_error_parts parts;
 };
 
 /* Threshold statistics: active regions with E <= t. */
@@ -44,7 +42,7 @@ struct integral_sums {
 
 __host__ __device__ __forceinline__ csum csum_zero()
 {
-    csum s = {0.0, 0.0, 0.0, 0.0, HUGE_VAL, -HUGE_VAL, 0, 0.0, 0.0, 0.0, 0.0};
+    csum s = {0.0, 0.0, 0.0, 0.0, HUGE_VAL, -HUGE_VAL, 0, {0.0, 0.0, 0.0, 0.0}};
     return s;
 }
 
@@ -59,10 +57,8 @@ struct csum_add {
         r.mn = fmin(a.mn, b.mn);
         r.mx = fmax(a.mx, b.mx);
         r.na = a.na + b.na;
-        r.rs = a.rs + b.rs;
-        r.ps = a.ps + b.ps;
-        r.us = a.us + b.us;
-        r.sq = a.sq + b.sq;
+        r.parts = a.parts;
+        pagani_error_parts_merge(&r.parts, &b.parts);
         return r;
     }
 };
@@ -86,10 +82,10 @@ __device__ __forceinline__ csum shfl_down(const csum &s, int off)
     r.mn = __shfl_down_sync(0xffffffffu, s.mn, off);
     r.mx = __shfl_down_sync(0xffffffffu, s.mx, off);
     r.na = __shfl_down_sync(0xffffffffu, s.na, off);
-    r.rs = __shfl_down_sync(0xffffffffu, s.rs, off);
-    r.ps = __shfl_down_sync(0xffffffffu, s.ps, off);
-    r.us = __shfl_down_sync(0xffffffffu, s.us, off);
-    r.sq = __shfl_down_sync(0xffffffffu, s.sq, off);
+    r.parts.rule_signed = __shfl_down_sync(0xffffffffu, s.parts.rule_signed, off);
+    r.parts.parent_signed = __shfl_down_sync(0xffffffffu, s.parts.parent_signed, off);
+    r.parts.unsigned_sum = __shfl_down_sync(0xffffffffu, s.parts.unsigned_sum, off);
+    r.parts.squared = __shfl_down_sync(0xffffffffu, s.parts.squared, off);
     return r;
 }
 
@@ -189,10 +185,10 @@ __device__ __forceinline__ csum load_partial(const csum *p)
     s.mn = __ldcg(&p->mn);
     s.mx = __ldcg(&p->mx);
     s.na = __ldcg(&p->na);
-    s.rs = __ldcg(&p->rs);
-    s.ps = __ldcg(&p->ps);
-    s.us = __ldcg(&p->us);
-    s.sq = __ldcg(&p->sq);
+    s.parts.rule_signed = __ldcg(&p->parts.rule_signed);
+    s.parts.parent_signed = __ldcg(&p->parts.parent_signed);
+    s.parts.unsigned_sum = __ldcg(&p->parts.unsigned_sum);
+    s.parts.squared = __ldcg(&p->parts.squared);
     return s;
 }
 
@@ -214,19 +210,11 @@ __device__ __forceinline__ void classify_one(csum &acc, unsigned char *active,
                                              long long i, double v, double e,
                                              unsigned char sign, const classify_request &q)
 {
-    const bool act = e > q.negligible &&
-                     (!q.relerr_filter || e > q.epsrel * fabs(v) ||
-                      (q.relerr_largest > 0 && fabs(v) > q.relerr_largest));
+    const bool act = pagani_classify_active(&q, v, e);
     active[i] = act;
     acc.v += v;
     acc.e += e;
-    if (sign & PAGANI_SIGN_KNOWN) {
-        acc.rs += pagani_signed_error(sign, PAGANI_SIGN_RULE_NEGATIVE, e);
-        acc.ps += pagani_signed_error(sign, PAGANI_SIGN_PARENT_NEGATIVE, e);
-    } else {
-        acc.us += e;
-    }
-    acc.sq += e * e;
+    pagani_error_parts_add(&acc.parts, sign, e);
     if (act) {
         acc.av += v;
         acc.ae += e;
@@ -291,12 +279,9 @@ classify_kernel(tiling tl, const classify_request *__restrict__ requests,
                 er += diff;
                 error[i] = el;
                 error[i + 1] = er;
-                if (sl & sr & PAGANI_SIGN_KNOWN) {
-                    sl = pagani_error_sign_parent(sl, change);
-                    sr = pagani_error_sign_parent(sr, change);
-                    error_sign[i] = sl;
-                    error_sign[i + 1] = sr;
-                }
+                pagani_error_sign_pair(&sl, &sr, change);
+                error_sign[i] = sl;
+                error_sign[i + 1] = sr;
             }
             classify_one(acc, active, i, vl, el, sl, q);
             classify_one(acc, active, i + 1, vr, er, sr, q);

@@ -63,7 +63,6 @@
 #include "gpu/cubature/rule_pack.h"
 #include "gpu/cubature/cubature_kernel_src.h" /* generated: pagani_cubature_kernel_src */
 #include "rules/component_norm.h"
-#include "rules/error_sign.h"
 #include "rules/probe.h"
 
 #define RED_THREADS 256   /* threads of the tile, sort and split kernels */
@@ -711,6 +710,10 @@ static int cu_setup(void *state, const cubature_job *job)
     CUDA_TRY(ctx, cudaMemsetAsync(c->ticket, 0, sizeof *c->ticket, st->stream));
     CUDA_TRY(ctx, cudaMemsetAsync(c->tickets, 0, (size_t)K * sizeof *c->tickets,
                                   st->stream));
+    /* the sign of a vector integrand's pair (V, E) is never known: its
+     * evaluate kernel leaves these bytes 0 for the whole run */
+    if (c->vec.ncomp > 1)
+        CUDA_TRY(ctx, cudaMemsetAsync(c->error_sign, 0, (size_t)job->capacity, st->stream));
     return PAGANI_OK;
 }
 
@@ -817,10 +820,8 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     if ((rc = upload_probes(st, vertex, &probes)) != PAGANI_OK) return rc;
     shape.tpr = tpr;
     shape.implicit = c->implicit;
-    if (c->vec.ncomp > 1) { /* the sign of a pair (V, E)'s error: unknown */
-        CUDA_TRY(st->ctx, cudaMemsetAsync(c->error_sign, 0, (size_t)count, st->stream));
-        return vector_evaluate(st, shape, vertex, probes, single_below, single_relative);
-    }
+    if (c->vec.ncomp > 1) return vector_evaluate(st, shape, vertex, probes, single_below,
+                                                 single_relative);
 
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
                                (size_t)groups * (tpr / 32) * 7);
@@ -849,10 +850,7 @@ static void read_sums(const cuda_cubature *c, int k, cubature_sums *s)
     s->active = r->cls.na;
     s->min_error = r->cls.mn;
     s->max_error = r->cls.mx;
-    s->rule_signed_error = r->cls.rs;
-    s->parent_signed_error = r->cls.ps;
-    s->unsigned_error = r->cls.us;
-    s->squared_error = r->cls.sq;
+    s->parts = r->cls.parts;
     if (r->nonfinite != ~0ULL) {
         s->nonfinite_region = (long long)(r->nonfinite >> 21);
         s->nonfinite_point = (int)(r->nonfinite & ((1ULL << 21) - 1));

@@ -219,10 +219,7 @@ static void sums_merge(cubature_sums *into, const cubature_sums *part)
     into->error += part->error;
     into->active_value += part->active_value;
     into->active_error += part->active_error;
-    into->rule_signed_error += part->rule_signed_error;
-    into->parent_signed_error += part->parent_signed_error;
-    into->unsigned_error += part->unsigned_error;
-    into->squared_error += part->squared_error;
+    pagani_error_parts_merge(&into->parts, &part->parts);
     if (part->active > 0) {
         if (into->active == 0 || part->min_error < into->min_error)
             into->min_error = part->min_error;
@@ -257,20 +254,11 @@ static void classify_tile(cpu_cubature *c, long long start, long long end,
                           c->error_sign + 2 * j);
     for (long long i = start; i < end; i++) {
         double v = c->value[i], e = c->error[i];
-        unsigned char sign = c->error_sign[i];
-        int act = e > q->negligible &&
-                  (!q->relerr_filter || e > q->epsrel * fabs(v) ||
-                   (q->relerr_largest > 0 && fabs(v) > q->relerr_largest));
+        int act = pagani_classify_active(q, v, e);
         c->active[i] = (unsigned char)act;
         p->value += v;
         p->error += e;
-        if (sign & PAGANI_SIGN_KNOWN) {
-            p->rule_signed_error += pagani_signed_error(sign, PAGANI_SIGN_RULE_NEGATIVE, e);
-            p->parent_signed_error += pagani_signed_error(sign, PAGANI_SIGN_PARENT_NEGATIVE, e);
-        } else {
-            p->unsigned_error += e;
-        }
-        p->squared_error += e * e;
+        pagani_error_parts_add(&p->parts, c->error_sign[i], e);
         if (act) {
             if (p->active == 0 || e < p->min_error) p->min_error = e;
             if (p->active == 0 || e > p->max_error) p->max_error = e;

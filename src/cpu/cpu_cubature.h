@@ -15,7 +15,6 @@
 
 #include <math.h>
 #include "cpu/cpu_backend.h"
-#include "rules/error_sign.h"
 #include "rules/probe.h" /* pagani_axial_fit */
 
 #define CPU_TILE 1024
@@ -89,10 +88,7 @@ static inline void cpu_two_level(const double *v, double *e, double parent,
                                  unsigned char *sign)
 {
     double diff = fabs(v[0] + v[1] - parent) / 4;
-    if (sign && (sign[0] & sign[1] & PAGANI_SIGN_KNOWN)) {
-        sign[0] = pagani_error_sign_parent(sign[0], v[0] + v[1] - parent);
-        sign[1] = pagani_error_sign_parent(sign[1], v[0] + v[1] - parent);
-    }
+    if (sign) pagani_error_sign_pair(&sign[0], &sign[1], v[0] + v[1] - parent);
     double sum = e[0] + e[1];
     if (sum > 0) {
         e[0] *= 1 + 2 * diff / sum;

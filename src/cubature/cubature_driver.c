@@ -164,7 +164,7 @@ static int batch_start(batch_run *b, long long per_integral, pagani_result *resu
         run *r = &b->runs[k];
         *r = (run){.count = per_integral, .running = 1, .value = NAN, .error = NAN,
                    .previous_value = NAN, .previous_error = NAN, .earlier_value = NAN,
-                   .global_error = INFINITY, .share = b->capacity,
+                   .share = b->capacity,
                    .result = &results[k]};
         results[k].status = PAGANI_MAX_ITERATIONS;
     }

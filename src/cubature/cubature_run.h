@@ -31,10 +31,6 @@ typedef struct run {
     double previous_value;    /* the estimate of the last iteration */
     double previous_error;    /* and its error */
     double earlier_value;     /* the estimate of the one before */
-    double global_error;      /* this iteration's global error, used or
-                                 not (cubature_steps.c) */
-    int probed_all;           /* every region of this iteration's list had
-                                 its vertex probes (or probes are off) */
     long long share;          /* regions it may hold after this split */
     pagani_result *result;
 } run;

@@ -70,10 +70,6 @@ static int met(double value, double error, const pagani_options *opt)
 #define RELERR_LARGEST 0.01
 #define SETTLED_CHANGE 0.01
 #define MAX_HALVINGS 8 /* then an overspending iteration finishes nothing */
-/* An iteration probes every region once the last one's global error came
- * within this factor of the target: the global error may stand in for
- * the sum of E only after such an iteration (global_error). */
-#define PROBE_ALL_REACH 10.0
 
 static double target_of(double value, const pagani_options *opt)
 {
@@ -130,14 +126,6 @@ static double probe_below(const run *r, const pagani_options *opt)
     return target_of(2.0 * (fabs(r->previous_value) + r->previous_error), opt);
 }
 
-/* Whether run r probes every region of this iteration's list: its last
- * global error came within PROBE_ALL_REACH of the target. */
-static int probes_all(const run *r, const pagani_options *opt)
-{
-    return !isnan(r->previous_value) &&
-           r->global_error <= PROBE_ALL_REACH * target_of(r->previous_value, opt);
-}
-
 int cubature_evaluate(batch_run *b)
 {
     if (b->ncomp > 1) {
@@ -146,10 +134,9 @@ int cubature_evaluate(batch_run *b)
         if (rc != PAGANI_OK) return rc;
     }
     for (int k = 0; k < b->integrals; k++) {
-        run *r = &b->runs[k];
+        const run *r = &b->runs[k];
         int probes = r->running && !(b->opt->flags & PAGANI_FLAG_NO_PROBES);
-        r->probed_all = !probes || probes_all(r, b->opt);
-        b->probe_below[k] = !probes ? -1.0 : r->probed_all ? INFINITY : probe_below(r, b->opt);
+        b->probe_below[k] = probes ? probe_below(r, b->opt) : -1.0;
         b->probe_relative[k] = probes && b->relerr_filter ? RELERR_SHARE * b->opt->epsrel
                                                           : 0.0;
     }
@@ -264,18 +251,28 @@ static void end_integral(batch_run *b, int k, pagani_status status)
  * of the two estimates' signed sums -- plus the root of the sum of all
  * their E^2, which is what the signed sums could lose to a chance
  * cancellation; the finished regions add theirs by size. It never exceeds
- * the sum of E, and stands in for it only after an iteration that probed
- * every region (probes_all): a feature that the rule misses leaves a
- * small E with a sign that means nothing, until a probe raises the E and
- * makes its sign unknown. On the suite's f1 in 8-D the signed errors
+ * the sum of E, and stands in for it only when every region of the list
+ * had its vertex probes (global_error_usable): a feature that the rule
+ * misses leaves a small E with a sign that means nothing, until a probe
+ * raises the E and makes its sign unknown. On the suite's f1 in 8-D the signed errors
  * cancel a thousand times over; on one-signed curvature (Gaussians,
  * corner peaks) both signed sums are about the sum of E.
  */
 static double global_error(const run *r, const cubature_sums *s)
 {
-    return r->finished_error + s->unsigned_error +
-           fmax(fabs(s->rule_signed_error), fabs(s->parent_signed_error)) +
-           sqrt(s->squared_error);
+    return r->finished_error + s->parts.unsigned_sum +
+           fmax(fabs(s->parts.rule_signed), fabs(s->parts.parent_signed)) +
+           sqrt(s->parts.squared);
+}
+
+/* Whether integral k's global error g may stand in for its sum of E:
+ * g is at least the largest E of its list (the root of the sum of
+ * squares), so when g is within the bound under which this iteration's
+ * evaluation probed regions, every region of the list was probed; and
+ * always with the probes off. */
+static int global_error_usable(const batch_run *b, int k, double g)
+{
+    return (b->opt->flags & PAGANI_FLAG_NO_PROBES) || g <= b->probe_below[k];
 }
 
 /* The estimate of integral k after this iteration's classification, into
@@ -306,8 +303,8 @@ static int take_estimate(batch_run *b, int k)
         return report_nonfinite(b->ctx, s, b->n, k, b->integrals);
     }
     if (b->ncomp == 1) {
-        r->global_error = global_error(r, s) + roundoff;
-        if (r->probed_all && r->global_error < error) error = r->global_error;
+        double g = global_error(r, s) + roundoff;
+        if (g < error && global_error_usable(b, k, g)) error = g;
     }
     /* f was finite, yet a sum left the range of a double: its error is
      * unknown, hence infinite */

@@ -263,10 +263,10 @@ static void combine_sums(mpi_layer *L, const mpi_cubature *c, int k,
     s->error = exact_total(&all->error, stride, L->size);
     s->active_value = exact_total(&all->active_value, stride, L->size);
     s->active_error = exact_total(&all->active_error, stride, L->size);
-    s->rule_signed_error = exact_total(&all->rule_signed_error, stride, L->size);
-    s->parent_signed_error = exact_total(&all->parent_signed_error, stride, L->size);
-    s->unsigned_error = exact_total(&all->unsigned_error, stride, L->size);
-    s->squared_error = exact_total(&all->squared_error, stride, L->size);
+    s->parts.rule_signed = exact_total(&all->parts.rule_signed, stride, L->size);
+    s->parts.parent_signed = exact_total(&all->parts.parent_signed, stride, L->size);
+    s->parts.unsigned_sum = exact_total(&all->parts.unsigned_sum, stride, L->size);
+    s->parts.squared = exact_total(&all->parts.squared, stride, L->size);
     s->active = 0;
     s->min_error = s->max_error = 0.0;
     s->nonfinite_region = -1;
