@@ -16,7 +16,9 @@
  * of one sign, and so do both estimates. Elsewhere (null rules that do not
  * decay: a jump or kink inside the region; or a probe that raised E) the
  * sign is unknown. The driver's global error (cubature_steps.c) adds the
- * errors of known sign with each estimate's signs, the others' by size.
+ * errors of known sign with each estimate's signs; of the others, those
+ * of regions that a randomized check measured (rules/random_check.h) as
+ * the check bounds their sum, the rest by size.
  */
 #ifndef PAGANI_ERROR_SIGN_H
 #define PAGANI_ERROR_SIGN_H
@@ -26,13 +28,17 @@
 #define PAGANI_SIGN_KNOWN 1           /* else the bits below mean nothing */
 #define PAGANI_SIGN_RULE_NEGATIVE 2   /* the first null rule's value is < 0 */
 #define PAGANI_SIGN_PARENT_NEGATIVE 4 /* V_L + V_R - V_parent < 0 */
+#define PAGANI_SIGN_CHECKED 8         /* unknown, and the region was checked
+                                         (rules/random_check.h) */
 
-/* A region's sign byte after its rule: unknown unless `asymptotic`; the
+/* A region's sign byte after its rule: unknown unless `asymptotic` and
+ * the first null rule's value is not 0 (a rule that sees a constant says
+ * nothing of the sign of an error its parent's change gives it); the
  * parent's estimate starts as the null rule's (a region of the first
  * list has no parent). */
 PAGANI_HD unsigned char pagani_error_sign(int asymptotic, double null_value)
 {
-    if (!asymptotic) return 0;
+    if (!asymptotic || null_value == 0.0) return 0;
     return null_value < 0.0
                ? PAGANI_SIGN_KNOWN | PAGANI_SIGN_RULE_NEGATIVE | PAGANI_SIGN_PARENT_NEGATIVE
                : PAGANI_SIGN_KNOWN;
@@ -53,23 +59,40 @@ PAGANI_HD void pagani_error_sign_pair(unsigned char *left, unsigned char *right,
 /* Sums of the errors of a set of regions by what is known of their signs
  * (classify's, in cubature_sums; the driver's global error reads them). */
 typedef struct pagani_error_parts {
-    double rule_signed;   /* sum of +-E, the null rule's sign, over the
-                             regions whose sign is known */
-    double parent_signed; /* the same with the parent's sign */
-    double unsigned_sum;  /* sum of E over the others */
-    double squared;       /* sum of E^2 over all */
+    double rule_signed;    /* sum of +-E, the null rule's sign, over the
+                              regions whose sign is known */
+    double parent_signed;  /* the same with the parent's sign */
+    double signed_squared; /* sum of E^2 over them */
+    double unsigned_sum;   /* sum of E over the regions of unknown sign
+                              that were not checked */
+    double checked;        /* how many regions were checked
+                              (rules/random_check.h) */
+    double checked_sum;    /* sum of E over them */
+    double check_diff;     /* sum of V - M over them */
+    double check_var;      /* sum of the variances of V - M */
+    double check_var2;     /* sum of their squares */
+    double largest;        /* the largest E of all */
 } pagani_error_parts;
 
-/* Adds a region's error e with sign byte `sign` to *p. */
-PAGANI_HD void pagani_error_parts_add(pagani_error_parts *p, unsigned char sign, double e)
+/* Adds a region's error e with sign byte `sign` to *p; a checked region
+ * (PAGANI_SIGN_CHECKED) adds its check's V - M and its variance. */
+PAGANI_HD void pagani_error_parts_add(pagani_error_parts *p, unsigned char sign, double e,
+                                      double check_diff, double check_var)
 {
     if (sign & PAGANI_SIGN_KNOWN) {
         p->rule_signed += (sign & PAGANI_SIGN_RULE_NEGATIVE) ? -e : e;
         p->parent_signed += (sign & PAGANI_SIGN_PARENT_NEGATIVE) ? -e : e;
+        p->signed_squared += e * e;
+    } else if (sign & PAGANI_SIGN_CHECKED) {
+        p->checked += 1.0;
+        p->checked_sum += e;
+        p->check_diff += check_diff;
+        p->check_var += check_var;
+        p->check_var2 += check_var * check_var;
     } else {
         p->unsigned_sum += e;
     }
-    p->squared += e * e;
+    if (e > p->largest) p->largest = e;
 }
 
 /* Adds the sums *part to *into. */
@@ -78,8 +101,14 @@ PAGANI_HD void pagani_error_parts_merge(pagani_error_parts *into,
 {
     into->rule_signed += part->rule_signed;
     into->parent_signed += part->parent_signed;
+    into->signed_squared += part->signed_squared;
     into->unsigned_sum += part->unsigned_sum;
-    into->squared += part->squared;
+    into->checked += part->checked;
+    into->checked_sum += part->checked_sum;
+    into->check_diff += part->check_diff;
+    into->check_var += part->check_var;
+    into->check_var2 += part->check_var2;
+    if (part->largest > into->largest) into->largest = part->largest;
 }
 
 #endif /* PAGANI_ERROR_SIGN_H */

@@ -1,13 +1,14 @@
 /*
  * rule.c - building and using a pagani_rule: the default degree per
  * dimension, create (which table for which (n, degree)), destroy, and the
- * coordinates of a rule point or probe in a region.
+ * coordinates of a rule point, probe or check point in a region.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "rules/rule_table.h"
 #include "rules/probe.h"
+#include "rules/random_check.h"
 
 #define PAGANI_RULE_MAX_DIM 20
 
@@ -84,15 +85,21 @@ void pagani_rule_point(const pagani_rule *rule, long long p,
             double g = (q >> d & 1) ? -rule->corner_gen : rule->corner_gen;
             x[d] = lower[d] + 0.5 * width[d] + g * width[d];
         }
-    } else if (p - rule->npoints < 1LL << n) {
+    } else if (p - rule->npoints < rule->nprobes && p - rule->npoints < 1LL << n) {
         int v = (int)(p - rule->npoints);
         for (int d = 0; d < n; d++)
             x[d] = pagani_probe_coordinate(v, d, lower[d] + 0.5 * width[d],
                                            width[d]);
-    } else {
+    } else if (p - rule->npoints < rule->nprobes) {
         int j = (int)(p - rule->npoints - (1LL << n));
         for (int d = 0; d < n; d++)
             x[d] = pagani_probe_axial_coordinate(j, d, lower[d] + 0.5 * width[d],
                                                  width[d]);
+    } else {
+        int j = (int)(p - rule->npoints - rule->nprobes);
+        double c[PAGANI_RULE_MAX_DIM];
+        for (int d = 0; d < n; d++) c[d] = lower[d] + 0.5 * width[d];
+        const pagani_u64 key = pagani_check_key(c, width, n);
+        for (int d = 0; d < n; d += 2) pagani_check_pair(key, j, d, n, c, width, x);
     }
 }

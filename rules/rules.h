@@ -23,8 +23,10 @@
  * estimate V * r_0 and, through pagani_rule_estimate, the error.
  *
  * After the rule's npoints come nprobes probes (probe.h: f next to the
- * region's vertices, which checks what the rule cannot see); a region's
- * evaluation costs npoints + nprobes calls of f.
+ * region's vertices, which checks what the rule cannot see), then the
+ * PAGANI_CHECK_POINTS random points of the check of a region whose error's
+ * sign is unknown (random_check.h); a region's evaluation costs at most
+ * npoints + nprobes + PAGANI_CHECK_POINTS calls of f.
  */
 #ifndef PAGANI_RULES_H
 #define PAGANI_RULES_H
@@ -69,8 +71,8 @@ int pagani_rule_create(int n, int degree, pagani_rule **rule);
 void pagani_rule_destroy(pagani_rule *rule);
 
 /* Coordinates of point p (0 <= p < npoints: the rule's; then up to
- * npoints + nprobes: the probes) of the region with lower corner `lower`
- * and widths `width`, written to x[0..n-1]. */
+ * npoints + nprobes: the probes; then the check's) of the region with
+ * lower corner `lower` and widths `width`, written to x[0..n-1]. */
 void pagani_rule_point(const pagani_rule *rule, long long p,
                        const double *lower, const double *width, double *x);
 

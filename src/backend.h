@@ -129,9 +129,15 @@ typedef struct cubature_ops {
      * vector integrand's probes compare, component by component, the
      * largest |f_c| at the probes with that at the rule's points, raise
      * E_c of each component they caught to volume * max |f_c(probe)|, and
-     * take the split axis from the weighted largest |f_c| at each probe. */
+     * take the split axis from the weighted largest |f_c| at each probe.
+     * Last, for a scalar integrand, the randomized check
+     * (rules/random_check.h) of integral k's regions whose error's sign
+     * is unknown and whose two-level E (with its sibling, once the list
+     * holds split regions' children) exceeds check_above[k], marked
+     * PAGANI_SIGN_CHECKED (every check_above[k] infinite: the pass may
+     * be skipped). */
     int (*evaluate)(void *state, const double *probe_below,
-                    const double *probe_relative);
+                    const double *probe_relative, const double *check_above);
     /* For each integral k with requests[k].classify: the two-level error
      * (when has_parents), then classification: a region stays active iff
      * E > negligible and, when relerr_filter, also E > epsrel*|V| or

@@ -197,10 +197,10 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
     rc = ops->setup(ctx->backend_state, &job);
     if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, &count);
     for (int k = 0; k < 6 && rc == PAGANI_OK; k++) { /* k = 0 warms up */
-        const double no_probes = -1.0, no_relative = 0.0;
+        const double no_probes = -1.0, no_relative = 0.0, check_all = 0.0;
         const classify_request relerr = {1, 0, 1, 1e-3, 0.0, 0.0};
         double t0 = now(), t1, t2;
-        rc = ops->evaluate(ctx->backend_state, &no_probes, &no_relative);
+        rc = ops->evaluate(ctx->backend_state, &no_probes, &no_relative, &check_all);
         if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s, NULL);
         t1 = now();
         if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s, NULL);

@@ -41,9 +41,10 @@ static int p_load(void *s, const double *l, const double *w, const long long *c)
 {
     PROF(0, prof_real->load(s, l, w, c));
 }
-static int p_evaluate(void *s, const double *below, const double *relative)
+static int p_evaluate(void *s, const double *below, const double *relative,
+                      const double *check_above)
 {
-    PROF(1, prof_real->evaluate(s, below, relative));
+    PROF(1, prof_real->evaluate(s, below, relative, check_above));
 }
 static int p_classify(void *s, const classify_request *q, cubature_sums *sums,
                       double *components)

@@ -231,7 +231,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     pagani_integrand *f = NULL;
     pagani_rule *rule = NULL;
     long long counts[8], total = 0, first = 0;
-    double *lo, *w, below[8], relative[8], t1[8];
+    double *lo, *w, below[8], relative[8], check_above[8], t1[8];
     cubature_sums sums[8];
     classify_request req[8];
     cubature_job job = {0};
@@ -243,6 +243,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
         total += counts[k];
         below[k] = -1.0;
         relative[k] = 0.0;
+        check_above[k] = 0.0;
         req[k] = (classify_request){1, 0, 1, 1e-6, 0.0, 0.0};
     }
     lo = malloc((size_t)total * n * sizeof *lo);
@@ -271,7 +272,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     job.params_stride = 0;
     if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job);
     if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, counts);
-    if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, below, relative);
+    if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, below, relative, check_above);
     if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, req, sums, NULL);
     for (int k = 0; rc == PAGANI_OK && k < K; k++) {
         void *st = ctx->backend_state;

@@ -5,13 +5,16 @@
  * when there are too many); each null rule annihilates monomials up to its
  * degree and no further; point counts and point order follow rules.h and
  * cubature-rules.md; error estimates behave; the split axis follows the
- * function's variation; invalid (n, degree) pairs are refused.
+ * function's variation; invalid (n, degree) pairs are refused; the
+ * randomized check's points are uniform in their box, the same for the
+ * same box and independent between boxes, and its variance is calibrated.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rules/rules.h"
+#include "rules/random_check.h"
 #include "tests/tap.h"
 
 #define MAXN 20
@@ -521,9 +524,90 @@ static void check_defaults_and_invalid(void)
     tap_ok(ok, "invalid (n, degree) pairs and a null result pointer return -1");
 }
 
+/* f(x) = x_0^2 + x_1 x_2 and its mean over the box lower + width. */
+static double f_check(const double *x)
+{
+    return x[0] * x[0] + x[1] * x[2];
+}
+
+static double f_check_mean(const double *lower, const double *width)
+{
+    double m[3];
+    for (int d = 0; d < 3; d++) m[d] = lower[d] + 0.5 * width[d];
+    return lower[0] * lower[0] + lower[0] * width[0] + width[0] * width[0] / 3.0 +
+           m[1] * m[2];
+}
+
+/* The randomized check (rules/random_check.h) on CHECK_BOXES random 3-D
+ * boxes (fixed seed): its points (rule_point's numbering, after the probes)
+ * lie inside their box, come back the same for the same box and differ
+ * for a box moved by 1e-12 of a width; their coordinates, scaled to (0, 1), have
+ * mean 1/2 and variance 1/12 within 4 standard errors; and with V the
+ * exact integral, the sum of V - M over the boxes is within 4 of its
+ * summed standard deviations, and the sum of (V - M)^2 over the summed
+ * variances within [0.8, 1.25] (a calibrated variance). */
+#define CHECK_BOXES 4000
+static void check_random_check(void)
+{
+    pagani_rule *rule;
+    double sum_u = 0.0, sum_u2 = 0.0, diffs = 0.0, squares = 0.0, vars = 0.0;
+    int inside = 1, repeat = 1, moved = 1;
+    const double samples = 3.0 * CHECK_BOXES * PAGANI_CHECK_POINTS;
+
+    if (pagani_rule_create(3, 0, &rule) != 0) {
+        tap_ok(0, "randomized check: no 3-D rule");
+        return;
+    }
+    for (int b = 0; b < CHECK_BOXES; b++) {
+        double lower[3], width[3], x[3], y[3], f[PAGANI_CHECK_POINTS];
+        double mean = 0.0, deviations = 0.0, volume = 1.0, diff, var;
+        random_box(3, lower, width);
+        for (int d = 0; d < 3; d++) volume *= width[d];
+        for (int j = 0; j < PAGANI_CHECK_POINTS; j++) {
+            const long long p = rule->npoints + rule->nprobes + j;
+            pagani_rule_point(rule, p, lower, width, x);
+            pagani_rule_point(rule, p, lower, width, y);
+            repeat &= memcmp(x, y, sizeof x) == 0;
+            for (int d = 0; d < 3; d++) {
+                const double u = (x[d] - lower[d]) / width[d];
+                inside &= u > 0.0 && u < 1.0;
+                sum_u += u;
+                sum_u2 += u * u;
+            }
+            lower[1] += 1e-12 * width[1];
+            pagani_rule_point(rule, p, lower, width, y);
+            lower[1] -= 1e-12 * width[1];
+            moved &= y[0] != x[0] && y[1] != x[1];
+            f[j] = f_check(x);
+            mean += f[j] / PAGANI_CHECK_POINTS;
+        }
+        for (int j = 0; j < PAGANI_CHECK_POINTS; j++)
+            deviations += (f[j] - mean) * (f[j] - mean);
+        pagani_check_result(volume, volume * f_check_mean(lower, width),
+                            mean * PAGANI_CHECK_POINTS, deviations, &diff, &var);
+        diffs += diff;
+        squares += diff * diff;
+        vars += var;
+    }
+    pagani_rule_destroy(rule);
+    tap_ok(inside && repeat && moved,
+           "randomized check: points inside their box (%d), the same again (%d), "
+           "others for a box moved by 1e-12 of a width (%d)", inside, repeat, moved);
+    tap_ok(fabs(sum_u / samples - 0.5) <= 4.0 * sqrt(1.0 / 12.0 / samples) &&
+               fabs(sum_u2 / samples - sum_u * sum_u / samples / samples - 1.0 / 12.0) <=
+                   4.0 * sqrt(1.0 / 180.0 / samples),
+           "randomized check: coordinates in (0, 1) have mean %.5f, variance %.5f "
+           "(uniform: 0.5, 0.08333)", sum_u / samples,
+           sum_u2 / samples - sum_u * sum_u / samples / samples);
+    tap_ok(fabs(diffs) <= 4.0 * sqrt(vars) && squares >= 0.8 * vars && squares <= 1.25 * vars,
+           "randomized check: sum of V - M %.3g within 4 x its deviation %.3g; sum of "
+           "(V - M)^2 / sum of variances %.3f", diffs, sqrt(vars), squares / vars);
+}
+
 int main(void)
 {
     check_counts();
+    check_random_check();
     check_defaults_and_invalid();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const rule_case *c = &cases[i];

@@ -20,7 +20,9 @@
 /* ---- sums ------------------------------------------------------------ */
 
 /* Classify sums of a set of regions ("active": not finished), and over
- * all of them E by what is known of its sign (cubature_sums' parts). */
+ * all of them E by what is known of its sign (cubature_sums' parts, all
+ * doubles: PARTS_DOUBLES of them). */
+#define PARTS_DOUBLES ((int)(sizeof(pagani_error_parts) / sizeof(double)))
 struct csum {
     double v, e, av, ae, mn, mx;
     long long na;
@@ -42,7 +44,7 @@ struct integral_sums {
 
 __host__ __device__ __forceinline__ csum csum_zero()
 {
-    csum s = {0.0, 0.0, 0.0, 0.0, HUGE_VAL, -HUGE_VAL, 0, {0.0, 0.0, 0.0, 0.0}};
+    csum s = {0.0, 0.0, 0.0, 0.0, HUGE_VAL, -HUGE_VAL, 0, {0.0}};
     return s;
 }
 
@@ -82,10 +84,11 @@ __device__ __forceinline__ csum shfl_down(const csum &s, int off)
     r.mn = __shfl_down_sync(0xffffffffu, s.mn, off);
     r.mx = __shfl_down_sync(0xffffffffu, s.mx, off);
     r.na = __shfl_down_sync(0xffffffffu, s.na, off);
-    r.parts.rule_signed = __shfl_down_sync(0xffffffffu, s.parts.rule_signed, off);
-    r.parts.parent_signed = __shfl_down_sync(0xffffffffu, s.parts.parent_signed, off);
-    r.parts.unsigned_sum = __shfl_down_sync(0xffffffffu, s.parts.unsigned_sum, off);
-    r.parts.squared = __shfl_down_sync(0xffffffffu, s.parts.squared, off);
+    /* the parts are doubles only */
+#pragma unroll
+    for (int j = 0; j < PARTS_DOUBLES; j++)
+        ((double *)&r.parts)[j] =
+            __shfl_down_sync(0xffffffffu, ((const double *)&s.parts)[j], off);
     return r;
 }
 
@@ -185,10 +188,9 @@ __device__ __forceinline__ csum load_partial(const csum *p)
     s.mn = __ldcg(&p->mn);
     s.mx = __ldcg(&p->mx);
     s.na = __ldcg(&p->na);
-    s.parts.rule_signed = __ldcg(&p->parts.rule_signed);
-    s.parts.parent_signed = __ldcg(&p->parts.parent_signed);
-    s.parts.unsigned_sum = __ldcg(&p->parts.unsigned_sum);
-    s.parts.squared = __ldcg(&p->parts.squared);
+#pragma unroll
+    for (int j = 0; j < PARTS_DOUBLES; j++)
+        ((double *)&s.parts)[j] = __ldcg((const double *)&p->parts + j);
     return s;
 }
 
@@ -206,15 +208,24 @@ __device__ __forceinline__ csum combine_items(const csum *in, long long start, l
 
 /* ---- CLASSIFY -------------------------------------------------------- */
 
+/* The regions' randomized checks (rules/random_check.h): V - M and its
+ * variance, read where a region's sign byte says it was checked. */
+struct check_arrays {
+    const double *diff, *var;
+};
+
 __device__ __forceinline__ void classify_one(csum &acc, unsigned char *active,
                                              long long i, double v, double e,
-                                             unsigned char sign, const classify_request &q)
+                                             unsigned char sign, const check_arrays &check,
+                                             const classify_request &q)
 {
     const bool act = pagani_classify_active(&q, v, e);
+    const bool checked = (sign & PAGANI_SIGN_CHECKED) != 0;
     active[i] = act;
     acc.v += v;
     acc.e += e;
-    pagani_error_parts_add(&acc.parts, sign, e);
+    pagani_error_parts_add(&acc.parts, sign, e, checked ? check.diff[i] : 0.0,
+                           checked ? check.var[i] : 0.0);
     if (act) {
         acc.av += v;
         acc.ae += e;
@@ -250,7 +261,7 @@ classify_kernel(tiling tl, const classify_request *__restrict__ requests,
                 classify_request single, const double *__restrict__ value,
                 double *__restrict__ error, const double *__restrict__ parent,
                 unsigned char *__restrict__ active, unsigned char *__restrict__ error_sign,
-                csum_sink sink, unsigned int *tickets)
+                check_arrays check, csum_sink sink, unsigned int *tickets)
 {
     int t, k;
     long long start, end;
@@ -268,25 +279,19 @@ classify_kernel(tiling tl, const classify_request *__restrict__ requests,
             double el = error[i], er = error[i + 1];
             unsigned char sl = error_sign[i], sr = error_sign[i + 1];
             if (q.has_parents) {
-                const double change = vl + vr - parent[i / 2];
-                const double diff = fabs(change) / 4;
-                const double sum = el + er;
-                if (sum > 0) {
-                    el *= 1 + 2 * diff / sum;
-                    er *= 1 + 2 * diff / sum;
-                }
-                el += diff;
-                er += diff;
+                const double change = vl + vr - parent[i / 2], left = el;
+                el = pagani_two_level_error(left, er, change);
+                er = pagani_two_level_error(er, left, change);
                 error[i] = el;
                 error[i + 1] = er;
                 pagani_error_sign_pair(&sl, &sr, change);
                 error_sign[i] = sl;
                 error_sign[i + 1] = sr;
             }
-            classify_one(acc, active, i, vl, el, sl, q);
-            classify_one(acc, active, i + 1, vr, er, sr, q);
+            classify_one(acc, active, i, vl, el, sl, check, q);
+            classify_one(acc, active, i + 1, vr, er, sr, check, q);
         } else {
-            classify_one(acc, active, i, value[i], error[i], error_sign[i], q);
+            classify_one(acc, active, i, value[i], error[i], error_sign[i], check, q);
         }
     }
     acc = warp_reduce(acc, csum_add());

@@ -73,16 +73,10 @@ __global__ void __launch_bounds__(RED_THREADS) vector_two_level_kernel(
         const double *v = comp_value + i * ncomp;
         double *e = comp_error + i * ncomp;
         for (int c = 0; c < ncomp; c++) {
-            const double diff =
-                fabs(v[c] + v[ncomp + c] - comp_parent[(i / 2) * ncomp + c]) /
-                4;
-            const double sum = e[c] + e[ncomp + c];
-            if (sum > 0) {
-                e[c] *= 1 + 2 * diff / sum;
-                e[ncomp + c] *= 1 + 2 * diff / sum;
-            }
-            e[c] += diff;
-            e[ncomp + c] += diff;
+            const double change = v[c] + v[ncomp + c] - comp_parent[(i / 2) * ncomp + c];
+            const double left = e[c];
+            e[c] = pagani_two_level_error(left, e[ncomp + c], change);
+            e[ncomp + c] = pagani_two_level_error(e[ncomp + c], left, change);
         }
         pagani_region_pair(norm, ncomp, w, reference[k], v, e, 1, &value[i],
                            &error[i]);

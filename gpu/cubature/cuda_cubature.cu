@@ -64,9 +64,13 @@
 #include "gpu/cubature/cubature_kernel_src.h" /* generated: pagani_cubature_kernel_src */
 #include "rules/component_norm.h"
 #include "rules/probe.h"
+#include "rules/random_check.h" /* pagani_two_level_error */
 
 #define RED_THREADS 256   /* threads of the tile, sort and split kernels */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
+#define CHECK_BLOCK 256   /* threads of a check block: 16 regions at once */
+#define CHECK_REGIONS_PER_BLOCK (CHECK_BLOCK / 16)
+#define CHECK_BLOCKS_PER_SM 8
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
 #define HOST_STATS_MAX 131072 /* threshold statistics of an integral of up to
                                  this many regions from the sorted copy on the
@@ -142,12 +146,13 @@ split_kernel(int n, long long stride, long long count, int implicit,
 
 /* ---- state ----------------------------------------------------------- */
 
-/* An integrand's compiled evaluate kernel, which runs the probes too
- * (device_module[PAGANI_CUBATURE]): cubature_evaluate.cuh's, or
- * cubature_evaluate_vector.cuh's for one of several components. */
+/* An integrand's compiled kernels (device_module[PAGANI_CUBATURE]): the
+ * evaluate kernel, which runs the probes too, cubature_evaluate.cuh's, or
+ * cubature_evaluate_vector.cuh's for one of several components; and for
+ * a scalar integrand the randomized check, cubature_check.cuh's. */
 typedef struct cuda_integrand {
     cuda_module *module;
-    cudaKernel_t kernel;
+    cudaKernel_t kernel[2]; /* evaluate, check */
 } cuda_integrand;
 
 struct cuda_cubature {
@@ -168,6 +173,8 @@ struct cuda_cubature {
     signed char *axis;
     unsigned char *active;
     unsigned char *error_sign; /* rules/error_sign.h */
+    double *check_diff;        /* a checked region's V - M and its */
+    double *check_var;         /* variance (rules/random_check.h) */
     int *scan;                 /* capacity + 1 */
     void *temp;                /* CUB's scratch: the scan, the sorts */
     size_t temp_bytes;
@@ -183,6 +190,7 @@ struct cuda_cubature {
     double *initial;           /* initial widths [k * n + d] */
     unsigned long long *nonfinite; /* NaN report per integral */
     double *probes;            /* probe_below, probe_relative per integral */
+    double *check_above;       /* evaluate's check_above per integral */
     double *thresholds;
     classify_request *requests;
     unsigned int *ticket;      /* threshold_kernel's, 0 between launches */
@@ -222,6 +230,7 @@ struct cuda_cubature {
     int have_packed;
     const pagani_rule *rule;
     cudaKernel_t evaluate;
+    cudaKernel_t check;        /* the randomized check (scalar integrands) */
     cubature_vector vec;       /* an integrand of several components */
 };
 
@@ -271,6 +280,8 @@ static size_t carve(cuda_cubature *c, char *base, int n, long long capacity,
     CARVE(c->axis, signed char *, (size_t)capacity);
     CARVE(c->active, unsigned char *, (size_t)capacity);
     CARVE(c->error_sign, unsigned char *, (size_t)capacity);
+    CARVE(c->check_diff, double *, (size_t)capacity * sizeof(double));
+    CARVE(c->check_var, double *, (size_t)capacity * sizeof(double));
     CARVE(c->scan, int *, ((size_t)capacity + 1) * sizeof(int));
     CARVE(c->partials[0], csum *, (size_t)most_tiles * sizeof(csum));
     CARVE(c->partials[1], csum *, (size_t)most_tiles * sizeof(csum));
@@ -299,7 +310,7 @@ static size_t cu_bytes_per_region(void *state, int n, int ncomp)
     return (size_t)n * (sizeof(double) + sizeof(short)) /* parents' lower and
                                                            levels; 2 lists */
            + 1                              /* parents' split axis */
-           + 2 * sizeof(double)             /* value, error */
+           + 4 * sizeof(double)             /* value, error, check */
            + sizeof(double) / 2             /* parent value per pair */
            + 3 + sizeof(int)                /* axis, active, error sign,
                                                scan */
@@ -489,6 +500,7 @@ static size_t carve_batch(cuda_cubature *c, char *base, int integrals, int n,
     CARVE(c->initial, double *, k * (size_t)n * sizeof(double));
     CARVE(c->nonfinite, unsigned long long *, k * sizeof(unsigned long long));
     CARVE(c->probes, double *, 2 * k * sizeof(double));
+    CARVE(c->check_above, double *, k * sizeof(double));
     CARVE(c->thresholds, double *, k * sizeof(double));
     CARVE(c->requests, classify_request *, k * sizeof(classify_request));
     CARVE(c->ticket, unsigned int *, sizeof(unsigned int));
@@ -699,7 +711,8 @@ static int cu_setup(void *state, const cubature_job *job)
     c->sorted_valid = 0;
     c->rule = job->rule;
     c->axial = job->probes && job->rule->nprobes > 0;
-    c->evaluate = ci->kernel;
+    c->evaluate = ci->kernel[0];
+    c->check = ci->kernel[1];
     for (int k = 0; k < K; k++) c->counts[k] = 0;
     if ((rc = upload_rule(st, job->rule)) != PAGANI_OK ||
         (rc = vector_setup(st, job, vector_base, stride, most_tiles,
@@ -770,6 +783,45 @@ static int cu_load(void *state, const double *lower, const double *width,
     return PAGANI_OK;
 }
 
+/* The randomized check (cubature_check.cuh) of the regions whose sign
+ * the evaluate kernel left unknown and whose two-level E exceeds above[k]
+ * (their integral's): a half-warp a region, in a grid of at most
+ * CHECK_BLOCKS_PER_SM blocks an SM that strides over the list; no launch
+ * when every above[k] is infinite. */
+static int launch_check(cuda_state *st, pagani_eval_shape shape, const double *above)
+{
+    cuda_cubature *c = st->cubature;
+    const double *lower = c->lower[c->cur];
+    const short *level = c->level[c->cur];
+    const signed char *parent_axis = c->parent_axis[c->cur];
+    const int *offsets = c->offsets;
+    const double *initial = c->initial, *check_above = NULL;
+    const char *params = c->params;
+    unsigned long long params_stride = c->params_stride;
+    long long stride = c->stride, count = c->count;
+    long long blocks = (count + CHECK_REGIONS_PER_BLOCK - 1) / CHECK_REGIONS_PER_BLOCK;
+    int integrals = c->integrals, checks = 0;
+    double single_check_above = above[0];
+    void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
+                    &initial, &shape, &params, &params_stride, &c->value, &c->error,
+                    &c->parent, &c->error_sign, &check_above, &single_check_above,
+                    &c->check_diff, &c->check_var, &c->nonfinite};
+
+    for (int k = 0; k < integrals; k++) checks |= !isinf(above[k]);
+    if (!checks) return PAGANI_OK;
+    if (integrals > 1) {
+        check_above = c->check_above;
+        CUDA_TRY(st->ctx, cudaMemcpyAsync(c->check_above, above,
+                                          (size_t)integrals * sizeof(double),
+                                          cudaMemcpyHostToDevice, st->stream));
+    }
+    if (blocks > (long long)st->sm_count * CHECK_BLOCKS_PER_SM)
+        blocks = (long long)st->sm_count * CHECK_BLOCKS_PER_SM;
+    CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->check, dim3((unsigned)blocks),
+                                       dim3(CHECK_BLOCK), args, 0, st->stream));
+    return PAGANI_OK;
+}
+
 /* The vertex probes' thresholds for the evaluate kernels: with several
  * integrals the device copy of c->probes_host (made here when some
  * integral probes), with one NULL (the kernel takes them by value). */
@@ -786,7 +838,8 @@ static int upload_probes(cuda_state *st, int probing, const double **probes)
     return PAGANI_OK;
 }
 
-static int cu_evaluate(void *state, const double *probe_below, const double *probe_relative)
+static int cu_evaluate(void *state, const double *probe_below, const double *probe_relative,
+                       const double *check_above)
 {
     cuda_state *st = (cuda_state *)state;
     if (st->ctx->stop_requested) return pagani_stop_point(st->ctx); /* between launches */
@@ -833,7 +886,7 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
-    return PAGANI_OK;
+    return launch_check(st, shape, check_above);
 }
 
 /* Integral k's sums from its result slot (zero when it has no regions). */
@@ -885,7 +938,8 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
          * per level. */
         classify_kernel<<<tile_blocks(tl.tiles), RED_THREADS, 0, st->stream>>>(
             tl, device_requests, requests[0], c->value, c->error, c->parent, c->active,
-            c->error_sign, sink, c->levels == 2 ? c->tickets : NULL);
+            c->error_sign, check_arrays{c->check_diff, c->check_var}, sink,
+            c->levels == 2 ? c->tickets : NULL);
         CUDA_TRY(st->ctx, cudaGetLastError());
         for (int level = 1; c->levels > 2 && level < c->levels; level++) {
             tl = all_tiles(c, level);
@@ -1236,7 +1290,8 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
 
 int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
-    static const char *const scalar[1] = {"pagani_cubature_evaluate"};
+    static const char *const scalar[2] = {"pagani_cubature_evaluate",
+                                           "pagani_cubature_check"};
     static const char *const vector[1] = {"pagani_cubature_evaluate_vector"};
     const int several = f->vector_form && f->ncomp > 1;
     pagani_context *ctx = st->ctx;
@@ -1251,7 +1306,7 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature kernel text");
     }
     rc = cuda_integrand_kernels(ctx, f, text, "cubature", several ? vector : scalar,
-                                &ci->kernel, 1, &ci->module);
+                                ci->kernel, several ? 1 : 2, &ci->module);
     free(text);
     if (rc != PAGANI_OK) {
         free(ci);

@@ -30,6 +30,7 @@ gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
 	$(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
 	$(top_srcdir)/rules/probe.h $(top_srcdir)/rules/error_sign.h \
+	$(top_srcdir)/src/sampling/philox.h $(top_srcdir)/rules/random_check.h \
 	$(top_srcdir)/src/backend.h \
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
 endif
@@ -37,11 +38,13 @@ endif
 PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/gpu/jit/vector_eval.cuh \
 	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/rules/probe.h \
-	$(top_srcdir)/rules/error_sign.h $(top_srcdir)/rules/component_norm.h \
+	$(top_srcdir)/rules/error_sign.h $(top_srcdir)/src/sampling/philox.h \
+	$(top_srcdir)/rules/random_check.h $(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h \
 	$(top_srcdir)/gpu/cubature/cubature_warp.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_probe.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh \
+	$(top_srcdir)/gpu/cubature/cubature_check.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_evaluate_vector.cuh
 gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KERNEL_SRC_DEP)
 	$(AM_V_GEN)$(PAGANI_KERNEL_SRC) $@ pagani_cubature_kernel_src \
@@ -49,6 +52,7 @@ gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KER
 	  $(PAGANI_CUBATURE_KERNEL_PARTS)
 
 EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh \
+	gpu/cubature/cubature_check.cuh \
 	gpu/cubature/cubature_warp.cuh gpu/cubature/cubature_probe.cuh gpu/cubature/cubature_tiles.cuh \
 	gpu/cubature/cubature_sorted.cuh gpu/cubature/cubature_vector.cuh \
 	gpu/cubature/cuda_cubature_vector.cuh \

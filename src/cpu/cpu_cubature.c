@@ -39,6 +39,8 @@ static void free_buffers(cpu_cubature *c)
     free(c->bad_point);
     free(c->active);
     free(c->error_sign);
+    free(c->check_diff);
+    free(c->check_var);
     free_integral_arrays(c);
     cpu_vector_free(c);
 }
@@ -54,7 +56,7 @@ static size_t cpu_bytes_per_region(void *state, int n, int ncomp)
 {
     (void)state;
     return 2 * 2 * (size_t)n * sizeof(double)   /* lower, width, 2 buffers */
-           + 2 * sizeof(double)                 /* value, error */
+           + 4 * sizeof(double)                 /* value, error, check */
            + sizeof(double) / 2                 /* parent value per pair */
            + 4 * sizeof(int) + 2                /* owner (2), axis, bad point,
                                                    active, error sign */
@@ -82,10 +84,12 @@ static int allocate_regions(cpu_state *s, int n, long long cap)
     c->bad_point = malloc((size_t)cap * sizeof(int));
     c->active = malloc((size_t)cap);
     c->error_sign = malloc((size_t)cap);
+    c->check_diff = malloc((size_t)cap * sizeof(double));
+    c->check_var = malloc((size_t)cap * sizeof(double));
     if (!c->lower[0] || !c->lower[1] || !c->width[0] || !c->width[1] ||
         !c->owner[0] || !c->owner[1] || !c->value || !c->error ||
         !c->parent_value || !c->axis || !c->bad_point || !c->active ||
-        !c->error_sign) {
+        !c->error_sign || !c->check_diff || !c->check_var) {
         cpu_cubature_free(c);
         s->cubature = NULL;
         return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
@@ -180,6 +184,7 @@ static int cpu_load(void *state, const double *lower, const double *width,
 
     memcpy(c->counts, counts, (size_t)c->integrals * sizeof *counts);
     make_tiles(c);
+    c->has_parents = 0;
     count = total_regions(c);
     for (int d = 0; d < c->n; d++) {
         memcpy(c->lower[c->cur] + (size_t)d * c->capacity, lower + (size_t)d * count,
@@ -194,12 +199,14 @@ static int cpu_load(void *state, const double *lower, const double *width,
 }
 
 static int cpu_evaluate(void *state, const double *probe_below,
-                        const double *probe_relative)
+                        const double *probe_relative, const double *check_above)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
     long long count = total_regions(c);
+    int checks = 0;
 
+    for (int k = 0; k < c->integrals; k++) checks |= c->ncomp == 1 && !isinf(check_above[k]);
 #pragma omp parallel num_threads(cpu_team(s, (double)count * c->rule->npoints))
     {
         double scratch[CPU_EVAL_SCRATCH];
@@ -208,6 +215,12 @@ static int cpu_evaluate(void *state, const double *probe_below,
             int k = c->owner[c->cur][i];
             if (s->ctx->stop_requested) continue; /* the rest is skipped */
             cpu_evaluate_region(c, i, probe_below[k], probe_relative[k], scratch);
+        }
+        /* the checks read a region's sibling: after every evaluation */
+#pragma omp for schedule(dynamic, 256)
+        for (long long i = 0; i < count; i++) {
+            if (s->ctx->stop_requested || !checks) continue;
+            cpu_check_region(c, i, check_above[c->owner[c->cur][i]], scratch);
         }
     }
     return pagani_stop_point(s->ctx);
@@ -254,11 +267,13 @@ static void classify_tile(cpu_cubature *c, long long start, long long end,
                           c->error_sign + 2 * j);
     for (long long i = start; i < end; i++) {
         double v = c->value[i], e = c->error[i];
-        int act = pagani_classify_active(q, v, e);
+        int act = pagani_classify_active(q, v, e), checked = c->error_sign[i] & PAGANI_SIGN_CHECKED;
         c->active[i] = (unsigned char)act;
         p->value += v;
         p->error += e;
-        pagani_error_parts_add(&p->parts, c->error_sign[i], e);
+        pagani_error_parts_add(&p->parts, c->error_sign[i], e,
+                               checked ? c->check_diff[i] : 0.0,
+                               checked ? c->check_var[i] : 0.0);
         if (act) {
             if (p->active == 0 || e < p->min_error) p->min_error = e;
             if (p->active == 0 || e > p->max_error) p->max_error = e;
@@ -398,6 +413,7 @@ static int cpu_filter_split(void *state, const double *thresholds,
             if (keeps(c, i, thresholds[k])) split_region(c, i, j++);
     }
     c->cur = 1 - c->cur;
+    c->has_parents = 1;
     memcpy(c->counts, new_counts, (size_t)c->integrals * sizeof *new_counts);
     make_tiles(c);
     return PAGANI_OK;

@@ -15,7 +15,8 @@
 
 #include <math.h>
 #include "cpu/cpu_backend.h"
-#include "rules/probe.h" /* pagani_axial_fit */
+#include "rules/probe.h"        /* pagani_axial_fit */
+#include "rules/random_check.h" /* pagani_two_level_error */
 
 #define CPU_TILE 1024
 
@@ -40,6 +41,10 @@ struct cpu_cubature {
     int *bad_point;              /* first rule point with NaN/Inf, or -1 */
     unsigned char *active;       /* A */
     unsigned char *error_sign;   /* rules/error_sign.h */
+    int has_parents;             /* the list holds split regions'
+                                    children (parent_value is theirs) */
+    double *check_diff;          /* a checked region's V - M and its */
+    double *check_var;           /* variance (rules/random_check.h) */
     /* Vector integrands (cpu_cubature_vector.c; ncomp 1: all unused). */
     int ncomp;                   /* components of f */
     int norm, group_size, groups;/* rules/component_norm.h */
@@ -87,15 +92,10 @@ static inline long long cpu_tile_end(const cpu_cubature *c, long long t, int k)
 static inline void cpu_two_level(const double *v, double *e, double parent,
                                  unsigned char *sign)
 {
-    double diff = fabs(v[0] + v[1] - parent) / 4;
-    if (sign) pagani_error_sign_pair(&sign[0], &sign[1], v[0] + v[1] - parent);
-    double sum = e[0] + e[1];
-    if (sum > 0) {
-        e[0] *= 1 + 2 * diff / sum;
-        e[1] *= 1 + 2 * diff / sum;
-    }
-    e[0] += diff;
-    e[1] += diff;
+    const double change = v[0] + v[1] - parent, left = e[0];
+    if (sign) pagani_error_sign_pair(&sign[0], &sign[1], change);
+    e[0] = pagani_two_level_error(left, e[1], change);
+    e[1] = pagani_two_level_error(e[1], left, change);
 }
 
 /* Doubles of cpu_evaluate_region's scratch, for any cubature dimension
@@ -105,11 +105,20 @@ static inline void cpu_two_level(const double *v, double *e, double parent,
      PAGANI_MAX_COMPONENTS * (4 * PAGANI_MAX_CUBATURE_DIM + 14))
 
 /* Applies the rule to region i: V, raw E (every component's), split axis,
- * first bad point; the axial probes when the job has probes; then the
- * vertex probes when E <= probe_below or E <= probe_relative * |V|.
- * scratch: CPU_EVAL_SCRATCH doubles. */
+ * first bad point, sign byte; the axial probes when the job has probes;
+ * then the vertex probes when E <= probe_below or E <= probe_relative *
+ * |V|. scratch: CPU_EVAL_SCRATCH doubles. */
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
                          double probe_relative, double *scratch);
+
+/* The randomized check (rules/random_check.h) of region i of a scalar
+ * integrand, once every region is evaluated, when its error's sign is
+ * unknown and its two-level error (with its sibling, when the list has
+ * parents) exceeds check_above: V - M and its variance into check_diff
+ * and check_var, and the sign byte PAGANI_SIGN_CHECKED; a NaN or infinity
+ * there counts as 0 and is reported as the rule's points are. scratch:
+ * 4n doubles (CPU_EVAL_SCRATCH is more). */
+void cpu_check_region(cpu_cubature *c, long long i, double check_above, double *scratch);
 
 /* Stores region i's components' values and errors (ncomp of each): V and
  * E themselves for a scalar integrand, else V_c, E_c and the pair (V, E)

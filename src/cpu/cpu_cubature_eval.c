@@ -1,13 +1,15 @@
 /*
- * cpu_cubature_eval.c - the cubature rule and the vertex probes
- * (rules/probe.h) applied to one region of the OpenMP backend's list: what
- * cpu_cubature.c's evaluate pass runs on every region. One code path for
- * scalar and vector integrands: a scalar integrand is one component, and
- * its arithmetic is that of the scalar rule.
+ * cpu_cubature_eval.c - the cubature rule, the probes (rules/probe.h) and
+ * the randomized check (rules/random_check.h) applied to one region of
+ * the OpenMP backend's list: what cpu_cubature.c's evaluate pass runs on
+ * every region. One code path for scalar and vector integrands: a scalar
+ * integrand is one component, and its arithmetic is that of the scalar
+ * rule.
  */
 #include <math.h>
 #include "cpu/cpu_cubature.h"
 #include "rules/probe.h"
+#include "rules/random_check.h"
 
 void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w)
 {
@@ -151,7 +153,7 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     double *rule_max = sums + 5 * C, *rule_min = rule_max + C;
     double *value = rule_min + C, *error = value + C;
     double *probe_scratch = error + C, volume = 1.0;
-    int first_bad = -1;
+    int first_bad = -1, raised = 0;
     unsigned char sign = 0;
     long long p;
 
@@ -183,18 +185,48 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     if (C > 1) sign = 0; /* a vector integrand's pair (V, E): unknown */
     c->axis[i] = pagani_rule_split_axis(
         r, f_axis + (size_t)worst_component(c, owner, error) * axis_points, w);
-    /* a probe that raised E: its sign is unknown */
-    if (c->probes && check_axial(c, i, params, lo, w, volume, f_axis, axis_points,
-                                 error, probe_scratch, &first_bad))
-        sign = 0;
+    if (c->probes)
+        raised = check_axial(c, i, params, lo, w, volume, f_axis, axis_points, error,
+                             probe_scratch, &first_bad);
     cpu_store_region(c, i, value, error);
     if ((c->error[i] <= probe_below ||
          c->error[i] <= probe_relative * fabs(c->value[i])) &&
         check_probes(c, i, params, lo, w, volume, rule_max, rule_min, error,
                      probe_scratch, &first_bad)) {
         cpu_store_region(c, i, value, error);
-        sign = 0;
+        raised = 1;
     }
-    c->error_sign[i] = sign;
+    /* a probe that raised E: its sign is unknown */
+    c->error_sign[i] = raised ? 0 : sign;
+    c->bad_point[i] = first_bad;
+}
+
+void cpu_check_region(cpu_cubature *c, long long i, double check_above, double *scratch)
+{
+    const long long first = c->rule->npoints + c->rule->nprobes;
+    const void *params = cpu_region_params(c, i);
+    double *lo = scratch, *w = lo + c->n, *x = w + c->n, *fx = x + c->n;
+    double e = c->error[i], mean = 0.0, squared_deviations = 0.0, volume = 1.0;
+    int first_bad = c->bad_point[i];
+
+    if (c->error_sign[i] != 0) return;
+    if (c->has_parents) {
+        const long long j = i / 2, sibling = i ^ 1;
+        e = pagani_two_level_error(e, c->error[sibling],
+                                   c->value[2 * j] + c->value[2 * j + 1] - c->parent_value[j]);
+    }
+    if (!(e > check_above)) return;
+    cpu_region_box(c, i, lo, w);
+    for (int d = 0; d < c->n; d++) volume *= w[d];
+    for (int j = 0; j < PAGANI_CHECK_POINTS; j++) {
+        double delta;
+        f_at(c, params, first + j, lo, w, x, fx, &first_bad);
+        delta = fx[0] - mean;
+        mean += delta / (j + 1);
+        squared_deviations += delta * (fx[0] - mean);
+    }
+    pagani_check_result(volume, c->value[i], mean * PAGANI_CHECK_POINTS,
+                        squared_deviations, &c->check_diff[i], &c->check_var[i]);
+    c->error_sign[i] = PAGANI_SIGN_CHECKED;
     c->bad_point[i] = first_bad;
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cubature/cubature_run.h"
+#include "rules/random_check.h"
 
 #define DEFAULT_MAX_ITERATIONS 200
 #define DEFAULT_CPU_BUDGET ((size_t)1 << 30)
@@ -133,6 +134,7 @@ static void batch_free(batch_run *b)
     free(b->runs);
     free(b->probe_below);
     free(b->probe_relative);
+    free(b->check_above);
     free(b->thresholds);
     free(b->requests);
     free(b->sums);
@@ -150,13 +152,15 @@ static int batch_start(batch_run *b, long long per_integral, pagani_result *resu
     b->runs = malloc(K * sizeof *b->runs);
     b->probe_below = malloc(K * sizeof(double));
     b->probe_relative = malloc(K * sizeof(double));
+    b->check_above = malloc(K * sizeof(double));
     b->thresholds = malloc(K * sizeof(double));
     b->requests = malloc(K * sizeof *b->requests);
     b->sums = malloc(K * sizeof *b->sums);
     b->finished = malloc(K * sizeof *b->finished);
     b->counts = malloc(K * sizeof(long long));
     b->halvings = malloc(K * sizeof(int));
-    if (!b->runs || !b->probe_below || !b->probe_relative || !b->thresholds ||
+    if (!b->runs || !b->probe_below || !b->probe_relative || !b->check_above ||
+        !b->thresholds ||
         !b->requests || !b->sums || !b->finished || !b->counts || !b->halvings)
         return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY,
                            "the state of %d integrals", b->integrals);
@@ -164,7 +168,7 @@ static int batch_start(batch_run *b, long long per_integral, pagani_result *resu
         run *r = &b->runs[k];
         *r = (run){.count = per_integral, .running = 1, .value = NAN, .error = NAN,
                    .previous_value = NAN, .previous_error = NAN, .earlier_value = NAN,
-                   .share = b->capacity,
+                   .unknown_signs = 1, .share = b->capacity,
                    .result = &results[k]};
         results[k].status = PAGANI_MAX_ITERATIONS;
     }
@@ -207,6 +211,9 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     /* f's calls per region: the rule's points and, unless turned off, its
      * probes (counted for every region, probed or not: an upper bound). */
     b.points = rule->npoints + (opt->flags & PAGANI_FLAG_NO_PROBES ? 0 : rule->nprobes);
+    /* and those of the randomized check, on the regions it checks (of a
+     * scalar integrand only) */
+    b.check_points = f->ncomp == 1 ? PAGANI_CHECK_POINTS : 0;
     b.capacity = region_capacity(ctx, n, f->ncomp);
     b.ncomp = f->ncomp;
     /* compared as a double first: 64^20 overflows a long long */

@@ -31,6 +31,8 @@ typedef struct run {
     double previous_value;    /* the estimate of the last iteration */
     double previous_error;    /* and its error */
     double earlier_value;     /* the estimate of the one before */
+    int unknown_signs;        /* the last list had regions whose error's
+                                 sign was unknown (1 before the first) */
     long long share;          /* regions it may hold after this split */
     pagani_result *result;
 } run;
@@ -45,9 +47,10 @@ typedef struct batch_run {
     int n;
     int relerr_filter;
     long long points;         /* f's calls per region */
+    long long check_points;   /* and per checked region (0: none are) */
     long long capacity;
     run *runs;
-    double *probe_below, *probe_relative, *thresholds;
+    double *probe_below, *probe_relative, *check_above, *thresholds;
     classify_request *requests;
     cubature_sums *sums;
     threshold_stats *finished;

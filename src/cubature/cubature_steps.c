@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "cubature/cubature_run.h"
 #include "cubature/threshold_search.h"
+#include "rules/random_check.h"
 
 /* The message for an integrand value that is NaN or infinity. */
 static int report_nonfinite(pagani_context *ctx, const cubature_sums *s, int n,
@@ -70,6 +71,7 @@ static int met(double value, double error, const pagani_options *opt)
 #define RELERR_LARGEST 0.01
 #define SETTLED_CHANGE 0.01
 #define MAX_HALVINGS 8 /* then an overspending iteration finishes nothing */
+#define CHECK_NEGLIGIBLE 1e-3
 
 static double target_of(double value, const pagani_options *opt)
 {
@@ -126,6 +128,21 @@ static double probe_below(const run *r, const pagani_options *opt)
     return target_of(2.0 * (fabs(r->previous_value) + r->previous_error), opt);
 }
 
+/* The error above which this iteration's evaluation checks a region of
+ * unknown sign (rules/random_check.h): the regions below it add at most
+ * CHECK_NEGLIGIBLE of the target of the last estimate by size, and their
+ * checks would cost f's calls for nothing (the far field of a peak).
+ * Every region with an error on the first iteration; none (infinity:
+ * the backends skip the pass) after a list whose signs were all known,
+ * as on smooth integrands once their regions are small: an unknown sign
+ * that appears then is added by size for an iteration. */
+static double check_above(const run *r, const pagani_options *opt)
+{
+    if (!r->unknown_signs) return INFINITY;
+    if (isnan(r->previous_value) || r->count <= 0) return 0.0;
+    return CHECK_NEGLIGIBLE * target_of(r->previous_value, opt) / (double)r->count;
+}
+
 int cubature_evaluate(batch_run *b)
 {
     if (b->ncomp > 1) {
@@ -139,8 +156,10 @@ int cubature_evaluate(batch_run *b)
         b->probe_below[k] = probes ? probe_below(r, b->opt) : -1.0;
         b->probe_relative[k] = probes && b->relerr_filter ? RELERR_SHARE * b->opt->epsrel
                                                           : 0.0;
+        b->check_above[k] = check_above(r, b->opt);
     }
-    return b->ops->evaluate(b->ctx->backend_state, b->probe_below, b->probe_relative);
+    return b->ops->evaluate(b->ctx->backend_state, b->probe_below, b->probe_relative,
+                            b->check_above);
 }
 
 /* REL-ERR-CLASSIFY (with the negligible test) of every running integral,
@@ -244,35 +263,55 @@ static void end_integral(batch_run *b, int k, pagani_status status)
     b->thresholds[k] = INFINITY;
 }
 
+/* What the checked regions' errors add up to at most: their check's sum
+ * of V - M, plus PAGANI_CHECK_SIGMAS times its standard deviation, once
+ * at least PAGANI_CHECK_MIN_REGIONS regions (effectively: the sum of the
+ * variances squared over the sum of their squares) share the variance,
+ * so that the sum is Gaussian; never below the largest E of the list (no
+ * region's check is trusted more than its own E), nor above their sum of
+ * E. */
+static double checked_error(const pagani_error_parts *p)
+{
+    const double spread = p->check_var * p->check_var;
+    if (!(p->check_var2 > 0.0) || spread < PAGANI_CHECK_MIN_REGIONS * p->check_var2)
+        return p->checked_sum;
+    return fmin(p->checked_sum, fmax(fabs(p->check_diff) + PAGANI_CHECK_SIGMAS *
+                                                               sqrt(p->check_var),
+                                     p->largest));
+}
+
 /*
  * The global error of a scalar integral: the regions of the list add
- * their E by size where the sign of their error is unknown
- * (rules/error_sign.h), with their signs where it is known -- the larger
- * of the two estimates' signed sums -- plus the root of the sum of all
- * their E^2, which is what the signed sums could lose to a chance
- * cancellation; the finished regions add theirs by size. It never exceeds
- * the sum of E, and stands in for it only when every region of the list
- * had its vertex probes (global_error_usable): a feature that the rule
- * misses leaves a small E with a sign that means nothing, until a probe
- * raises the E and makes its sign unknown. On the suite's f1 in 8-D the signed errors
- * cancel a thousand times over; on one-signed curvature (Gaussians,
- * corner peaks) both signed sums are about the sum of E.
+ * their E with their signs where the sign of their error is known
+ * (rules/error_sign.h) -- the larger of the two estimates' signed sums --
+ * plus the root of the sum of their E^2, which is what the signed sums
+ * could lose to a chance cancellation; the checked regions
+ * (rules/random_check.h) add what their check bounds (checked_error); the
+ * other regions of unknown sign, and the finished regions, add theirs by
+ * size. It stands in for the sum of E when it is smaller, and only when
+ * every region of the list had its vertex probes (global_error_usable): a
+ * feature that the rule misses leaves a small E with a sign that means
+ * nothing, until a probe raises the E and makes its sign unknown. On the
+ * suite's f1 in 8-D the signed errors cancel a thousand times over; on
+ * one-signed curvature (Gaussians, corner peaks) both signed sums are
+ * about the sum of E; the errors of the regions that a ball's surface
+ * cuts cancel like a random walk.
  */
 static double global_error(const run *r, const cubature_sums *s)
 {
-    return r->finished_error + s->parts.unsigned_sum +
-           fmax(fabs(s->parts.rule_signed), fabs(s->parts.parent_signed)) +
-           sqrt(s->parts.squared);
+    const pagani_error_parts *p = &s->parts;
+    return r->finished_error + p->unsigned_sum + checked_error(p) +
+           fmax(fabs(p->rule_signed), fabs(p->parent_signed)) + sqrt(p->signed_squared);
 }
 
-/* Whether integral k's global error g may stand in for its sum of E:
- * g is at least the largest E of its list (the root of the sum of
- * squares), so when g is within the bound under which this iteration's
- * evaluation probed regions, every region of the list was probed; and
- * always with the probes off. */
-static int global_error_usable(const batch_run *b, int k, double g)
+/* Whether integral k's global error may stand in for its sum of E: when
+ * the largest E of its list is within the bound under which this
+ * iteration's evaluation probed regions, every region of the list was
+ * probed; and always with the probes off. */
+static int global_error_usable(const batch_run *b, int k)
 {
-    return (b->opt->flags & PAGANI_FLAG_NO_PROBES) || g <= b->probe_below[k];
+    return (b->opt->flags & PAGANI_FLAG_NO_PROBES) ||
+           b->sums[k].parts.largest <= b->probe_below[k];
 }
 
 /* The estimate of integral k after this iteration's classification, into
@@ -289,7 +328,7 @@ static int take_estimate(batch_run *b, int k)
 
     res->iterations = r->iteration + 1;
     res->regions += r->count;
-    res->evaluations += r->count * b->points;
+    res->evaluations += r->count * b->points + (long long)s->parts.checked * b->check_points;
     if (s->nonfinite_region >= 0) {
         r->value = res->value = NAN;
         r->error = res->error = INFINITY;
@@ -302,9 +341,10 @@ static int take_estimate(batch_run *b, int k)
         b->nonfinite = k;
         return report_nonfinite(b->ctx, s, b->n, k, b->integrals);
     }
+    r->unknown_signs = s->parts.unsigned_sum > 0.0 || s->parts.checked > 0.0;
     if (b->ncomp == 1) {
         double g = global_error(r, s) + roundoff;
-        if (g < error && global_error_usable(b, k, g)) error = g;
+        if (g < error && global_error_usable(b, k)) error = g;
     }
     /* f was finite, yet a sum left the range of a double: its error is
      * unknown, hence infinite */
@@ -466,7 +506,8 @@ static void prepare_split(batch_run *b, int k)
         return;
     }
     if (opt->max_evaluations > 0 &&
-        r->result->evaluations + 2 * (s->active - thr->count) * b->points >
+        r->result->evaluations +
+                2 * (s->active - thr->count) * (b->points + b->check_points) >
             opt->max_evaluations) {
         end_integral(b, k, PAGANI_MAX_EVALUATIONS);
         return;

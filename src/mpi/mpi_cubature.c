@@ -205,12 +205,12 @@ static int mpi_cub_set_weights(void *state, const double *weights,
 /* The backend's evaluation on each rank, agreed: a stop request or a
  * failure on one rank ends the iteration on all. */
 static int mpi_cub_evaluate(void *state, const double *probe_below,
-                            const double *probe_relative)
+                            const double *probe_relative, const double *check_above)
 {
     mpi_layer *L = state;
     mpi_cubature *c = L->cubature_run;
     int rc = L->inner_cubature->evaluate(L->inner_state, probe_below,
-                                         probe_relative);
+                                         probe_relative, check_above);
 
     if (c->local) return rc;
     return mpi_agree(c->ctx, L, rc, MPI_STEP_CUB_EVALUATE);
@@ -265,8 +265,14 @@ static void combine_sums(mpi_layer *L, const mpi_cubature *c, int k,
     s->active_error = exact_total(&all->active_error, stride, L->size);
     s->parts.rule_signed = exact_total(&all->parts.rule_signed, stride, L->size);
     s->parts.parent_signed = exact_total(&all->parts.parent_signed, stride, L->size);
+    s->parts.signed_squared = exact_total(&all->parts.signed_squared, stride, L->size);
     s->parts.unsigned_sum = exact_total(&all->parts.unsigned_sum, stride, L->size);
-    s->parts.squared = exact_total(&all->parts.squared, stride, L->size);
+    s->parts.checked = exact_total(&all->parts.checked, stride, L->size);
+    s->parts.checked_sum = exact_total(&all->parts.checked_sum, stride, L->size);
+    s->parts.check_diff = exact_total(&all->parts.check_diff, stride, L->size);
+    s->parts.check_var = exact_total(&all->parts.check_var, stride, L->size);
+    s->parts.check_var2 = exact_total(&all->parts.check_var2, stride, L->size);
+    s->parts.largest = 0.0;
     s->active = 0;
     s->min_error = s->max_error = 0.0;
     s->nonfinite_region = -1;
@@ -274,6 +280,7 @@ static void combine_sums(mpi_layer *L, const mpi_cubature *c, int k,
         const cubature_sums *t = &all[(size_t)r * K];
         s->active += t->active;
         most = t->active > most ? t->active : most;
+        if (t->parts.largest > s->parts.largest) s->parts.largest = t->parts.largest;
         if (t->active > 0) {
             if (!seen || t->min_error < s->min_error)
                 s->min_error = t->min_error;
