@@ -8,6 +8,7 @@
 #include "rules/rules.h"
 #include "rules/fourth_difference.h"
 #include "rules/error_sign.h"
+#include "rules/null_error.h"
 
 /* E_k = max over sets s of |r_{k+1} + scale(s,k) r_k| norm(s,k). */
 static double null_error(const pagani_rule *rule, const double *r, int k)
@@ -36,9 +37,8 @@ void pagani_rule_estimate(const pagani_rule *rule, const double sums[5],
         double e1 = null_error(rule, sums, 1);
         double e2 = null_error(rule, sums, 2);
         double e3 = null_error(rule, sums, 3);
-        asymptotic = rule->c0 * e1 <= e2 && rule->c0 * e2 <= e3;
-        *error = asymptotic ? volume * rule->c1 * e1
-                            : volume * rule->c2 * fmax(e1, fmax(e2, e3));
+        asymptotic = pagani_null_rules_decay(rule->c0, e1, e2, e3);
+        *error = pagani_null_rule_error(rule->c0, rule->c1, rule->c2, volume, e1, e2, e3);
     }
     if (sign) *sign = pagani_error_sign(asymptotic, sums[1]);
 }

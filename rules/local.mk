@@ -6,6 +6,7 @@ libpagani_la_SOURCES += \
 	rules/fourth_difference.h \
 	rules/probe.h \
 	rules/error_sign.h \
+	rules/null_error.h \
 	rules/random_check.h \
 	rules/component_norm.h \
 	rules/rule.c \

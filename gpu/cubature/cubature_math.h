@@ -19,8 +19,9 @@
  *   reading the constants table instead of a pagani_rule.
  *
  * NVRTC compiles this without headers: its #includes (src/hostdevice.h,
- * rules/fourth_difference.h, rules/probe.h) are pasted in front of it
- * instead (build-aux/kernel-src). C callers include <math.h> first.
+ * rules/fourth_difference.h, rules/probe.h, rules/null_error.h) are
+ * pasted in front of it instead (build-aux/kernel-src). C callers include
+ * <math.h> first.
  */
 #ifndef PAGANI_GPU_CUBATURE_MATH_H
 #define PAGANI_GPU_CUBATURE_MATH_H
@@ -28,6 +29,7 @@
 #include "hostdevice.h" /* PAGANI_HD */
 #include "rules/fourth_difference.h"
 #include "rules/probe.h"
+#include "rules/null_error.h"
 
 #ifdef __CUDA_ARCH__
 #define PAGANI_NO_UNROLL _Pragma("unroll 1") /* spares ~20 registers */
@@ -173,16 +175,15 @@ PAGANI_HD double pagani_gpu_null_error(const double *consts, int nsets,
  * rule is in its asymptotic regime (rules/error_sign.h). */
 PAGANI_HD int pagani_gpu_asymptotic(const double *consts, double e1, double e2, double e3)
 {
-    return consts[PAGANI_EVC_C0] * e1 <= e2 && consts[PAGANI_EVC_C0] * e2 <= e3;
+    return pagani_null_rules_decay(consts[PAGANI_EVC_C0], e1, e2, e3);
 }
 
-/* The raw error from E_1, E_2, E_3 (DCUHRE's choice between them). */
+/* The raw error from E_1, E_2, E_3 (rules/null_error.h). */
 PAGANI_HD double pagani_gpu_combine(const double *consts, double volume,
                                     double e1, double e2, double e3)
 {
-    if (pagani_gpu_asymptotic(consts, e1, e2, e3))
-        return volume * consts[PAGANI_EVC_C1] * e1;
-    return volume * consts[PAGANI_EVC_C2] * fmax(e1, fmax(e2, e3));
+    return pagani_null_rule_error(consts[PAGANI_EVC_C0], consts[PAGANI_EVC_C1],
+                                  consts[PAGANI_EVC_C2], volume, e1, e2, e3);
 }
 
 /* Value and raw error of a region from its five rule sums r[0..4]: the

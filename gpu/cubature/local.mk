@@ -31,6 +31,7 @@ gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
 	$(top_srcdir)/rules/probe.h $(top_srcdir)/rules/error_sign.h \
 	$(top_srcdir)/src/sampling/philox.h $(top_srcdir)/rules/random_check.h \
+	$(top_srcdir)/rules/null_error.h \
 	$(top_srcdir)/src/backend.h \
 	$(top_srcdir)/src/internal.h $(top_srcdir)/rules/rules.h config.h
 endif
@@ -40,7 +41,7 @@ PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/rules/probe.h \
 	$(top_srcdir)/rules/error_sign.h $(top_srcdir)/src/sampling/philox.h \
 	$(top_srcdir)/rules/random_check.h $(top_srcdir)/rules/component_norm.h \
-	$(top_srcdir)/gpu/cubature/cubature_math.h \
+	$(top_srcdir)/rules/null_error.h $(top_srcdir)/gpu/cubature/cubature_math.h \
 	$(top_srcdir)/gpu/cubature/cubature_warp.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_probe.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh \
