@@ -284,7 +284,8 @@ typedef struct pagani_result {
     pagani_status status;
     long long evaluations;   /* integrand evaluations (cubature: a
                                 region's probes are counted whether
-                                or not it was probed) */
+                                or not it was probed, the randomized
+                                check's 16 points where it ran) */
     long long regions;       /* cubature: regions evaluated in all;
                                 Vegas: sub-cubes per iteration */
     int iterations;
