@@ -37,7 +37,7 @@ PAGANI_HD double pagani_null_rule_error(double c0, double c1, double c2, double 
 {
     if (pagani_null_rules_decay(c0, e1, e2, e3)) {
         /* e1 > 0 makes e2 and e3 positive: c0 e1 <= e2, c0 e2 <= e3 */
-        const double decay = e1 > 0.0 ? (e1 / e2 > e2 / e3 ? e1 / e2 : e2 / e3) : 0.0;
+        const double decay = e1 > 0.0 ? fmax(e1 / e2, e2 / e3) : 0.0;
         return volume * c1 * e1 * fmax(c0 * decay, 1.0 / c0);
     }
     return volume * c2 * fmax(e1, fmax(e2, e3));
