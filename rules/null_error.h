@@ -1,8 +1,9 @@
 /*
  * null_error.h - a region's raw error from its null rules' errors E_1,
- * E_2, E_3 (cubature-rules.md), written once for the host (estimate.c)
- * and the GPU (gpu/cubature/cubature_math.h; NVRTC receives this text
- * pasted in front of it).
+ * E_2, E_3, and its two-level refinement (cubature-rules.md), written
+ * once for the host (estimate.c, the OpenMP backend's classify) and the
+ * GPU (gpu/cubature/cubature_math.h, the classify and check kernels;
+ * NVRTC receives this text pasted in front of them).
  *
  * When the null rules decay -- c0 E_1 <= E_2 and c0 E_2 <= E_3, DCUHRE's
  * test that the rule is in its asymptotic regime -- the error is c1 E_1
@@ -41,6 +42,18 @@ PAGANI_HD double pagani_null_rule_error(double c0, double c1, double c2, double 
         return volume * c1 * e1 * fmax(c0 * decay, 1.0 / c0);
     }
     return volume * c2 * fmax(e1, fmax(e2, e3));
+}
+
+/* Berntsen's two-level error (cubature-rules.md), classify's on both
+ * backends, of a region of raw error e whose sibling's raw error is
+ * e_sibling, their split having changed the parent's value by `change`
+ * (V_L + V_R - V_parent). The randomized check (random_check.h) compares
+ * it with its threshold: a region whose rule sees a constant has raw
+ * error 0 and a two-level error from its sibling's jump. */
+PAGANI_HD double pagani_two_level_error(double e, double e_sibling, double change)
+{
+    const double diff = (change < 0.0 ? -change : change) / 4.0, sum = e + e_sibling;
+    return (sum > 0.0 ? e * (1.0 + 2.0 * diff / sum) : e) + diff;
 }
 
 #endif /* PAGANI_NULL_ERROR_H */

@@ -103,26 +103,14 @@ PAGANI_HD void pagani_check_pair(pagani_u64 key, int j, int d, int n, const doub
     if (d + 1 < n) x[d + 1] = c[d + 1] + (pagani_u01_52(out.v[2], out.v[3]) - 0.5) * h[d + 1];
 }
 
-/* Berntsen's two-level error, classify's (both backends), of a region of
- * raw error e whose sibling's raw error is e_sibling, their split having
- * changed the parent's value by `change` (V_L + V_R - V_parent); the
- * evaluation compares it with the threshold for checking a region: one
- * whose rule sees a constant has raw error 0 and a two-level error from
- * its sibling's jump. */
-PAGANI_HD double pagani_two_level_error(double e, double e_sibling, double change)
-{
-    const double diff = (change < 0.0 ? -change : change) / 4.0, sum = e + e_sibling;
-    return (sum > 0.0 ? e * (1.0 + 2.0 * diff / sum) : e) + diff;
-}
-
-/* What a region's check found: from the sum of its f values and the sum
- * of their squared deviations from its mean, V - M into *diff and the
- * variance of V - M into *var. */
-PAGANI_HD void pagani_check_result(double volume, double value, double sum,
+/* What a region's check found: from the mean of its f values and the sum
+ * of their squared deviations from it, V - M into *diff and the variance
+ * of V - M into *var. */
+PAGANI_HD void pagani_check_result(double volume, double value, double mean,
                                    double squared_deviations, double *diff, double *var)
 {
     const double k = PAGANI_CHECK_POINTS;
-    *diff = value - volume * (sum / k);
+    *diff = value - volume * mean;
     *var = volume * volume * (squared_deviations / (k - 1.0)) / k;
 }
 

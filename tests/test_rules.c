@@ -583,8 +583,8 @@ static void check_random_check(void)
         }
         for (int j = 0; j < PAGANI_CHECK_POINTS; j++)
             deviations += (f[j] - mean) * (f[j] - mean);
-        pagani_check_result(volume, volume * f_check_mean(lower, width),
-                            mean * PAGANI_CHECK_POINTS, deviations, &diff, &var);
+        pagani_check_result(volume, volume * f_check_mean(lower, width), mean, deviations,
+                            &diff, &var);
         diffs += diff;
         squares += diff * diff;
         vars += var;

@@ -64,12 +64,13 @@
 #include "gpu/cubature/cubature_kernel_src.h" /* generated: pagani_cubature_kernel_src */
 #include "rules/component_norm.h"
 #include "rules/probe.h"
-#include "rules/random_check.h" /* pagani_two_level_error */
+#include "rules/null_error.h"   /* pagani_two_level_error */
+#include "rules/random_check.h" /* PAGANI_CHECK_POINTS */
 
 #define RED_THREADS 256   /* threads of the tile, sort and split kernels */
 #define EVAL_BLOCK 128    /* threads of an evaluate block (at least) */
 #define CHECK_BLOCK 256   /* threads of a check block: 16 regions at once */
-#define CHECK_REGIONS_PER_BLOCK (CHECK_BLOCK / 16)
+#define CHECK_REGIONS_PER_BLOCK (CHECK_BLOCK / PAGANI_CHECK_POINTS)
 #define CHECK_BLOCKS_PER_SM 8
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
 #define HOST_STATS_MAX 131072 /* threshold statistics of an integral of up to
@@ -189,8 +190,8 @@ struct cuda_cubature {
     int *offsets;              /* the layout's rows (batch_layout.h) */
     double *initial;           /* initial widths [k * n + d] */
     unsigned long long *nonfinite; /* NaN report per integral */
-    double *probes;            /* probe_below, probe_relative per integral */
-    double *check_above;       /* evaluate's check_above per integral */
+    double *probes;            /* probe_below, probe_relative per integral,
+                                  then check_above per integral */
     double *thresholds;
     classify_request *requests;
     unsigned int *ticket;      /* threshold_kernel's, 0 between launches */
@@ -475,7 +476,7 @@ static int host_integrals(cuda_state *st, int integrals)
     c->device_counts = (long long *)malloc(k * sizeof(long long));
     c->layout = (int *)malloc(layout_ints(integrals) * sizeof(int));
     c->initial_host = (double *)malloc(k * PAGANI_GPU_MAX_DIM * sizeof(double));
-    c->probes_host = (double *)malloc(2 * k * sizeof(double));
+    c->probes_host = (double *)malloc(3 * k * sizeof(double));
     if (!c->counts || !c->active_counts || !c->device_thresholds || !c->device_counts ||
         !c->layout || !c->initial_host || !c->probes_host) {
         free_host_integrals(c);
@@ -499,8 +500,7 @@ static size_t carve_batch(cuda_cubature *c, char *base, int integrals, int n,
     CARVE(c->offsets, int *, layout_ints(integrals) * sizeof(int));
     CARVE(c->initial, double *, k * (size_t)n * sizeof(double));
     CARVE(c->nonfinite, unsigned long long *, k * sizeof(unsigned long long));
-    CARVE(c->probes, double *, 2 * k * sizeof(double));
-    CARVE(c->check_above, double *, k * sizeof(double));
+    CARVE(c->probes, double *, 3 * k * sizeof(double));
     CARVE(c->thresholds, double *, k * sizeof(double));
     CARVE(c->requests, classify_request *, k * sizeof(classify_request));
     CARVE(c->ticket, unsigned int *, sizeof(unsigned int));
@@ -784,37 +784,29 @@ static int cu_load(void *state, const double *lower, const double *width,
 }
 
 /* The randomized check (cubature_check.cuh) of the regions whose sign
- * the evaluate kernel left unknown and whose two-level E exceeds above[k]
- * (their integral's): a half-warp a region, in a grid of at most
- * CHECK_BLOCKS_PER_SM blocks an SM that strides over the list; no launch
- * when every above[k] is infinite. */
-static int launch_check(cuda_state *st, pagani_eval_shape shape, const double *above)
+ * the evaluate kernel left unknown and whose two-level E exceeds their
+ * integral's threshold (check_above on the device, with one integral NULL
+ * and single_check_above): a half-warp a region, in a grid of at most
+ * CHECK_BLOCKS_PER_SM blocks an SM that strides over the list. */
+static int launch_check(cuda_state *st, pagani_eval_shape shape, const double *check_above,
+                        double single_check_above)
 {
     cuda_cubature *c = st->cubature;
     const double *lower = c->lower[c->cur];
     const short *level = c->level[c->cur];
     const signed char *parent_axis = c->parent_axis[c->cur];
     const int *offsets = c->offsets;
-    const double *initial = c->initial, *check_above = NULL;
+    const double *initial = c->initial;
     const char *params = c->params;
     unsigned long long params_stride = c->params_stride;
     long long stride = c->stride, count = c->count;
     long long blocks = (count + CHECK_REGIONS_PER_BLOCK - 1) / CHECK_REGIONS_PER_BLOCK;
-    int integrals = c->integrals, checks = 0;
-    double single_check_above = above[0];
+    int integrals = c->integrals;
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
                     &initial, &shape, &params, &params_stride, &c->value, &c->error,
                     &c->parent, &c->error_sign, &check_above, &single_check_above,
                     &c->check_diff, &c->check_var, &c->nonfinite};
 
-    for (int k = 0; k < integrals; k++) checks |= !isinf(above[k]);
-    if (!checks) return PAGANI_OK;
-    if (integrals > 1) {
-        check_above = c->check_above;
-        CUDA_TRY(st->ctx, cudaMemcpyAsync(c->check_above, above,
-                                          (size_t)integrals * sizeof(double),
-                                          cudaMemcpyHostToDevice, st->stream));
-    }
     if (blocks > (long long)st->sm_count * CHECK_BLOCKS_PER_SM)
         blocks = (long long)st->sm_count * CHECK_BLOCKS_PER_SM;
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->check, dim3((unsigned)blocks),
@@ -822,18 +814,19 @@ static int launch_check(cuda_state *st, pagani_eval_shape shape, const double *a
     return PAGANI_OK;
 }
 
-/* The vertex probes' thresholds for the evaluate kernels: with several
- * integrals the device copy of c->probes_host (made here when some
- * integral probes), with one NULL (the kernel takes them by value). */
-static int upload_probes(cuda_state *st, int probing, const double **probes)
+/* The vertex probes' and the check's thresholds for the evaluate and
+ * check kernels: with several integrals the device copy of
+ * c->probes_host (made here, in one copy, when some integral probes or
+ * is checked), with one NULL (the kernels take them by value). */
+static int upload_probes(cuda_state *st, int needed, const double **probes)
 {
     cuda_cubature *c = st->cubature;
     *probes = NULL;
     if (c->integrals <= 1) return PAGANI_OK;
     *probes = c->probes;
-    if (probing)
+    if (needed)
         CUDA_TRY(st->ctx, cudaMemcpyAsync(c->probes, c->probes_host,
-                                          2 * (size_t)c->integrals * sizeof(double),
+                                          3 * (size_t)c->integrals * sizeof(double),
                                           cudaMemcpyHostToDevice, st->stream));
     return PAGANI_OK;
 }
@@ -857,7 +850,7 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     const int *tuples = c->tuples, *offsets = c->offsets;
     const char *params = c->params;
     unsigned long long params_stride = c->params_stride;
-    int integrals = c->integrals, probing = 0, vertex, rc;
+    int integrals = c->integrals, probing = 0, checks = 0, vertex, rc;
     double single_below = probe_below[0], single_relative = probe_relative[0];
     long long stride = c->stride;
     size_t shared;
@@ -867,10 +860,13 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     for (int k = 0; k < integrals; k++) {
         c->probes_host[2 * k] = probe_below[k];
         c->probes_host[2 * k + 1] = probe_relative[k];
+        c->probes_host[2 * integrals + k] = check_above[k];
         probing |= c->counts[k] > 0 && (probe_below[k] >= 0.0 || probe_relative[k] > 0.0);
+        checks |= c->counts[k] > 0 && !isinf(check_above[k]);
     }
     vertex = shape.nprobes > 0 && probing;
-    if ((rc = upload_probes(st, vertex, &probes)) != PAGANI_OK) return rc;
+    checks &= c->vec.ncomp <= 1; /* a scalar integrand's check only */
+    if ((rc = upload_probes(st, vertex || checks, &probes)) != PAGANI_OK) return rc;
     shape.tpr = tpr;
     shape.implicit = c->implicit;
     if (c->vec.ncomp > 1) return vector_evaluate(st, shape, vertex, probes, single_below,
@@ -886,7 +882,9 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
-    return launch_check(st, shape, check_above);
+    return checks ? launch_check(st, shape, probes ? probes + 2 * integrals : NULL,
+                                 check_above[0])
+                  : PAGANI_OK;
 }
 
 /* Integral k's sums from its result slot (zero when it has no regions). */

@@ -217,10 +217,12 @@ static int cpu_evaluate(void *state, const double *probe_below,
             cpu_evaluate_region(c, i, probe_below[k], probe_relative[k], scratch);
         }
         /* the checks read a region's sibling: after every evaluation */
+        if (checks) {
 #pragma omp for schedule(dynamic, 256)
-        for (long long i = 0; i < count; i++) {
-            if (s->ctx->stop_requested || !checks) continue;
-            cpu_check_region(c, i, check_above[c->owner[c->cur][i]], scratch);
+            for (long long i = 0; i < count; i++) {
+                if (s->ctx->stop_requested) continue;
+                cpu_check_region(c, i, check_above[c->owner[c->cur][i]], scratch);
+            }
         }
     }
     return pagani_stop_point(s->ctx);

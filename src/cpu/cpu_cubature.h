@@ -16,7 +16,7 @@
 #include <math.h>
 #include "cpu/cpu_backend.h"
 #include "rules/probe.h"        /* pagani_axial_fit */
-#include "rules/random_check.h" /* pagani_two_level_error */
+#include "rules/null_error.h"   /* pagani_two_level_error */
 
 #define CPU_TILE 1024
 

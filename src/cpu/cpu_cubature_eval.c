@@ -19,20 +19,27 @@ void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w)
     }
 }
 
-/* f (with parameter block params) at point p of a region (rule_point's
+/* f (with parameter block params) at x, point p of a region (rule_point's
  * numbering), its ncomp values into fx: all 0 where one is NaN or
  * infinity, whose first point is kept in *first_bad. */
-static void f_at(const cpu_cubature *c, const void *params, long long p,
-                 const double *lo, const double *w, double *x, double *fx,
-                 int *first_bad)
+static void f_of(const cpu_cubature *c, const void *params, long long p, const double *x,
+                 double *fx, int *first_bad)
 {
     int finite = 1;
-    pagani_rule_point(c->rule, p, lo, w, x);
     pagani_integrand_eval(c->f, x, params, fx);
     for (int k = 0; k < c->ncomp; k++) finite &= isfinite(fx[k]) != 0;
     if (finite) return;
     if (*first_bad < 0) *first_bad = (int)p;
     for (int k = 0; k < c->ncomp; k++) fx[k] = 0.0;
+}
+
+/* f_of at point p of the region lower corner lo, widths w (x: scratch). */
+static void f_at(const cpu_cubature *c, const void *params, long long p,
+                 const double *lo, const double *w, double *x, double *fx,
+                 int *first_bad)
+{
+    pagani_rule_point(c->rule, p, lo, w, x);
+    f_of(c, params, p, x, fx, first_bad);
 }
 
 /* The weight of component k's group in region i's integral (1 for a
@@ -205,9 +212,11 @@ void cpu_check_region(cpu_cubature *c, long long i, double check_above, double *
 {
     const long long first = c->rule->npoints + c->rule->nprobes;
     const void *params = cpu_region_params(c, i);
-    double *lo = scratch, *w = lo + c->n, *x = w + c->n, *fx = x + c->n;
+    const int n = c->n;
+    double *centre = scratch, *w = centre + n, *x = w + n, *fx = x + n;
     double e = c->error[i], mean = 0.0, squared_deviations = 0.0, volume = 1.0;
     int first_bad = c->bad_point[i];
+    pagani_u64 key;
 
     if (c->error_sign[i] != 0) return;
     if (c->has_parents) {
@@ -216,17 +225,22 @@ void cpu_check_region(cpu_cubature *c, long long i, double check_above, double *
                                    c->value[2 * j] + c->value[2 * j + 1] - c->parent_value[j]);
     }
     if (!(e > check_above)) return;
-    cpu_region_box(c, i, lo, w);
-    for (int d = 0; d < c->n; d++) volume *= w[d];
+    cpu_region_box(c, i, centre, w);
+    for (int d = 0; d < n; d++) {
+        centre[d] += 0.5 * w[d];
+        volume *= w[d];
+    }
+    key = pagani_check_key(centre, w, n);
     for (int j = 0; j < PAGANI_CHECK_POINTS; j++) {
         double delta;
-        f_at(c, params, first + j, lo, w, x, fx, &first_bad);
+        for (int d = 0; d < n; d += 2) pagani_check_pair(key, j, d, n, centre, w, x);
+        f_of(c, params, first + j, x, fx, &first_bad);
         delta = fx[0] - mean;
         mean += delta / (j + 1);
         squared_deviations += delta * (fx[0] - mean);
     }
-    pagani_check_result(volume, c->value[i], mean * PAGANI_CHECK_POINTS,
-                        squared_deviations, &c->check_diff[i], &c->check_var[i]);
+    pagani_check_result(volume, c->value[i], mean, squared_deviations, &c->check_diff[i],
+                        &c->check_var[i]);
     c->error_sign[i] = PAGANI_SIGN_CHECKED;
     c->bad_point[i] = first_bad;
 }
