@@ -5,11 +5,12 @@
  * as the median of 3 runs in one process after a warm-up; then the
  * evaluate kernel's rate (evaluations/s, FP64 flop/s) for the Gaussian.
  *
- *   bench_cubature [-c SECONDS] [-d DIGITS] [-k] [-s] [-p] [-v VARIANT]... [ROW...]
+ *   bench_cubature [-c SECONDS] [-d DIGITS] [-k] [-s] [-p] [-n] [-v VARIANT]... [ROW...]
  *
  * -c caps one run (default 20 s; a capped run reports its status), -d the
  * last tolerance 1e-DIGITS (default 9), -k skips the suite, -s skips the
- * kernel rates, -p adds a run per tolerance timed by operation, -v
+ * kernel rates, -p adds a run per tolerance timed by operation, -n runs
+ * the suite with the probes off (PAGANI_FLAG_NO_PROBES: what they cost), -v
  * measures only the given kernel variants (on f4 8D);
  * ROWs (f1_8, f4_5, ...) restrict the suite. Not a test: it prints a table
  * for the GPU machine.
@@ -64,6 +65,7 @@ static const struct row {
 };
 
 static int profiling = 0;
+static unsigned extra_flags = 0; /* -n: PAGANI_FLAG_NO_PROBES */
 
 static int integrate(pagani_context *ctx, pagani_integrand *f, int n, double epsrel,
                      unsigned flags, pagani_result *r, double *ms)
@@ -78,7 +80,7 @@ static int integrate(pagani_context *ctx, pagani_integrand *f, int n, double eps
     }
     opt.epsrel = epsrel;
     opt.epsabs = 1e-40;
-    opt.flags = flags;
+    opt.flags = flags | extra_flags;
     opt.progress = cap_progress;
     run_start = now();
     rc = pagani_integrate(ctx, f, lo, hi, &opt, r);
@@ -252,6 +254,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-k")) suite_on = 0;
         else if (!strcmp(argv[i], "-p")) profiling = 1;
         else if (!strcmp(argv[i], "-s")) kernels_on = 0;
+        else if (!strcmp(argv[i], "-n")) extra_flags = PAGANI_FLAG_NO_PROBES;
         else if (!strcmp(argv[i], "-v") && i + 1 < argc && nvar < 16) {
             int v = atoi(argv[++i]);
             if (v >= 0 && v < (int)(sizeof variants / sizeof variants[0])) var_list[nvar++] = v;
