@@ -57,7 +57,8 @@ PAGANI_HD void pagani_error_sign_pair(unsigned char *left, unsigned char *right,
 }
 
 /* Sums of the errors of a set of regions by what is known of their signs
- * (classify's, in cubature_sums; the driver's global error reads them). */
+ * (classify's, in cubature_sums; the driver's global error reads them).
+ * Doubles only: the MPI layer adds the ranks' parts as an array of them. */
 typedef struct pagani_error_parts {
     double rule_signed;    /* sum of +-E, the null rule's sign, over the
                               regions whose sign is known */

@@ -121,9 +121,9 @@ static int host_integrals(cuda_state *st, int integrals)
     c->device_counts = (long long *)malloc(k * sizeof(long long));
     c->layout = (int *)malloc(layout_ints(integrals) * sizeof(int));
     c->initial_host = (double *)malloc(k * PAGANI_GPU_MAX_DIM * sizeof(double));
-    c->probes_host = (double *)malloc(3 * k * sizeof(double));
+    c->evaluate_thresholds_host = (double *)malloc(3 * k * sizeof(double));
     if (!c->counts || !c->active_counts || !c->device_thresholds || !c->device_counts ||
-        !c->layout || !c->initial_host || !c->probes_host) {
+        !c->layout || !c->initial_host || !c->evaluate_thresholds_host) {
         free_host_integrals(c);
         return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "the host's lists of %d "
                            "integrals", integrals);
@@ -145,7 +145,7 @@ static size_t carve_batch(cuda_cubature *c, char *base, int integrals, int n,
     CARVE(c->offsets, int *, layout_ints(integrals) * sizeof(int));
     CARVE(c->initial, double *, k * (size_t)n * sizeof(double));
     CARVE(c->nonfinite, unsigned long long *, k * sizeof(unsigned long long));
-    CARVE(c->probes, double *, 3 * k * sizeof(double));
+    CARVE(c->evaluate_thresholds, double *, 3 * k * sizeof(double));
     CARVE(c->thresholds, double *, k * sizeof(double));
     CARVE(c->requests, classify_request *, k * sizeof(classify_request));
     CARVE(c->ticket, unsigned int *, sizeof(unsigned int));
@@ -461,16 +461,17 @@ static int launch_check(cuda_state *st, pagani_eval_shape shape, const double *c
 
 /* The vertex probes' and the check's thresholds for the evaluate and
  * check kernels: with several integrals the device copy of
- * c->probes_host (made here, in one copy, when some integral probes or
- * is checked), with one NULL (the kernels take them by value). */
-static int upload_probes(cuda_state *st, int needed, const double **probes)
+ * c->evaluate_thresholds_host (made here, in one copy, when some integral
+ * probes or is checked), with one NULL (the kernels take them by
+ * value). */
+static int upload_evaluate_thresholds(cuda_state *st, int needed, const double **thresholds)
 {
     cuda_cubature *c = st->cubature;
-    *probes = NULL;
+    *thresholds = NULL;
     if (c->integrals <= 1) return PAGANI_OK;
-    *probes = c->probes;
+    *thresholds = c->evaluate_thresholds;
     if (needed)
-        CUDA_TRY(st->ctx, cudaMemcpyAsync(c->probes, c->probes_host,
+        CUDA_TRY(st->ctx, cudaMemcpyAsync(c->evaluate_thresholds, c->evaluate_thresholds_host,
                                           3 * (size_t)c->integrals * sizeof(double),
                                           cudaMemcpyHostToDevice, st->stream));
     return PAGANI_OK;
@@ -503,15 +504,16 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     c->sorted_valid = 0;
     if (count <= 0) return PAGANI_OK;
     for (int k = 0; k < integrals; k++) {
-        c->probes_host[2 * k] = probe_below[k];
-        c->probes_host[2 * k + 1] = probe_relative[k];
-        c->probes_host[2 * integrals + k] = check_above[k];
+        c->evaluate_thresholds_host[2 * k] = probe_below[k];
+        c->evaluate_thresholds_host[2 * k + 1] = probe_relative[k];
+        c->evaluate_thresholds_host[2 * integrals + k] = check_above[k];
         probing |= c->counts[k] > 0 && (probe_below[k] >= 0.0 || probe_relative[k] > 0.0);
         checks |= c->counts[k] > 0 && !isinf(check_above[k]);
     }
     vertex = shape.nprobes > 0 && probing;
     checks &= c->vec.ncomp <= 1; /* a scalar integrand's check only */
-    if ((rc = upload_probes(st, vertex || checks, &probes)) != PAGANI_OK) return rc;
+    rc = upload_evaluate_thresholds(st, vertex || checks, &probes);
+    if (rc != PAGANI_OK) return rc;
     shape.tpr = tpr;
     shape.implicit = c->implicit;
     if (c->vec.ncomp > 1) return vector_evaluate(st, shape, vertex, probes, single_below,

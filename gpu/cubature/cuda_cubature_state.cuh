@@ -51,8 +51,9 @@ struct cuda_cubature {
     int *offsets;              /* the layout's rows (batch_layout.h) */
     double *initial;           /* initial widths [k * n + d] */
     unsigned long long *nonfinite; /* NaN report per integral */
-    double *probes;            /* probe_below, probe_relative per integral,
-                                  then check_above per integral */
+    double *evaluate_thresholds; /* what evaluate's kernels compare E with:
+                                    probe_below, probe_relative per integral,
+                                    then check_above per integral */
     double *thresholds;
     classify_request *requests;
     unsigned int *ticket;      /* threshold_kernel's, 0 between launches */
@@ -75,7 +76,7 @@ struct cuda_cubature {
     int layout_stale;          /* not yet on the device (one integral: kernels
                                   need it there only for a few steps) */
     double *initial_host;
-    double *probes_host;
+    double *evaluate_thresholds_host;
     long long count;           /* regions in the list */
     /* Threshold statistics of integrals of up to HOST_STATS_MAX regions:
      * the sorted errors, tile prefix sums and carries (pinned), made once
@@ -197,9 +198,9 @@ static void free_host_integrals(cuda_cubature *c)
     free(c->device_counts);
     free(c->layout);
     free(c->initial_host);
-    free(c->probes_host);
+    free(c->evaluate_thresholds_host);
     c->counts = c->active_counts = c->device_counts = NULL;
-    c->device_thresholds = c->initial_host = c->probes_host = NULL;
+    c->device_thresholds = c->initial_host = c->evaluate_thresholds_host = NULL;
     c->layout = NULL;
     c->host_integrals = 0;
 }
