@@ -13,3 +13,11 @@ noinst_PROGRAMS += tests/bench_batch
 tests_bench_batch_SOURCES = tests/bench_batch.c tests/batch_cases.h tests/genz.h \
 	tests/op_profile.h
 tests_bench_batch_LDADD = $(TEST_LIBS)
+
+# The accuracy columns of bench_batch's cubature6 row: no integral of the
+# batch converges beyond its tolerance (on the GPU the whole row).
+check_PROGRAMS += tests/test_batch_accuracy
+tests_test_batch_accuracy_SOURCES = tests/test_batch_accuracy.c tests/batch_cases.h \
+	tests/genz.h tests/tap.h
+tests_test_batch_accuracy_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_batch_accuracy
