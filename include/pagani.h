@@ -331,9 +331,9 @@ int pagani_context_set_memory(pagani_context *ctx, size_t bytes);
 const char *pagani_context_message(const pagani_context *ctx);
 
 /* Asks the integration running on ctx to stop as soon as the work in
- * flight allows: on the CPU after the chunk of evaluations each thread
- * holds (a region, or a few thousand points), on the GPU when the kernel
- * in flight ends. The call then ends with status PAGANI_STOPPED and the
+ * flight allows: on the CPU after the evaluation of f each thread is in
+ * (every thread reads the flag before each evaluation), on the GPU when
+ * the kernel in flight ends. The call then ends with status PAGANI_STOPPED and the
  * estimate and error of the last iteration it completed (NaN and
  * +infinity when none had). It only sets a flag, so it may be called from
  * another thread or a signal handler (pagani stops this way on Ctrl-C). A

@@ -11,7 +11,7 @@ tests_test_errors_LDADD = $(TEST_LIBS)
 tests_test_faults_SOURCES = tests/test_faults.c
 tests_test_faults_LDADD = $(TEST_LIBS)
 tests_test_stop_SOURCES = tests/test_stop.c
-tests_test_stop_LDADD = $(TEST_LIBS) -lm
+tests_test_stop_LDADD = $(TEST_LIBS) -lm -lpthread
 # pagani_options.mc_sigmas: the confidence of Monte Carlo convergence.
 tests_test_confidence_SOURCES = tests/test_confidence.c
 tests_test_confidence_LDADD = $(TEST_LIBS) -lm

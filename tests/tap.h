@@ -7,8 +7,10 @@
 #ifndef PAGANI_TAP_H
 #define PAGANI_TAP_H
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int tap_count_ = 0;
 static int tap_failed_ = 0;
@@ -66,6 +68,19 @@ static inline int tap_skip_all(const char *reason)
 {
     printf("1..0 # SKIP %s\n", reason);
     return 0;
+}
+
+/* Seconds after which a test program counts as hung (for alarm()): a
+ * hang bound, not a time limit, far above what any correct run takes on
+ * a busy 2-core machine, so that a verdict never depends on the load:
+ * $PAGANI_TEST_HANG_SECONDS when it is a positive number, else 3600 (as
+ * tests/tap.sh's bounded). */
+static inline unsigned tap_hang_seconds(void)
+{
+    const char *text = getenv("PAGANI_TEST_HANG_SECONDS");
+    long seconds = text ? strtol(text, NULL, 10) : 0;
+    return seconds > 0 && (unsigned long)seconds <= UINT_MAX ? (unsigned)seconds
+                                                           : 3600u;
 }
 
 /* A diagnostic line ("# ..."), ignored by the harness. */

@@ -523,7 +523,8 @@ int main(void)
     pagani_context *ctx = NULL;
     int rc;
 
-    alarm(300); /* a hang fails the test instead of stalling the suite */
+    alarm(tap_hang_seconds()); /* a hang fails the test instead of stalling
+                                  the suite */
     if (!mkdtemp(root)) return tap_skip_all("cannot create a temp dir");
     setenv("TMPDIR", root, 1);
     unsetenv("PAGANI_CC");

@@ -322,13 +322,13 @@ run -n 3 --max-iterations 1 --epsrel 1e-12 'exp(-625*((x[0]-.5)*(x[0]-.5) +
 ok $? "--max-iterations 1 --epsrel 1e-12 exits 1 with an estimate"
 
 # Signals. start_bg ARGS... starts pagani on the CPU in the background, in
-# a process group of its own (setsid), under `timeout 60`, which also
+# a process group of its own (setsid), under `bounded` (tap.sh), whose timeout also
 # undoes the ignored SIGINT of a script's background job; it sets $job to
 # the job and $pid to pagani's process (and group) id. finish_bg waits for
 # the job and sets $rc.
 start_bg() {
     rm -f "$tmp/pid"
-    timeout 60 setsid sh -c 'echo $$ >"$0" && exec "$@"' "$tmp/pid" \
+    bounded setsid sh -c 'echo $$ >"$0" && exec "$@"' "$tmp/pid" \
         "$PAGANI" --backend cpu "$@" >"$out" 2>"$err" &
     job=$!
     wait_for '[ -s "$tmp/pid" ]'
@@ -340,11 +340,11 @@ finish_bg() {
 }
 
 # wait_for CONDITION: evaluates the shell CONDITION every 0.1 s until it
-# holds, or fails after 30 s.
+# holds, or fails after the hang bound (tap.sh's $tap_hang seconds).
 wait_for() {
     tries=0
     until eval "$1"; do
-        [ $tries -ge 300 ] && return 1
+        [ $tries -ge $((tap_hang * 10)) ] && return 1
         sleep 0.1 2>/dev/null || sleep 1
         tries=$((tries + 1))
     done
@@ -381,10 +381,10 @@ done
 
 # A stop signal in the middle of a long pass: QMC's blocks double (0.8 s,
 # 0.8, 1.6, 3.2, 6.4 s on one core of a 2-core machine); 3 s after the
-# first block the fourth is under way, and the signal cuts it short (a
-# chunk of points a thread) instead of waiting for its end: pagani is out
-# within a second with the estimate of the blocks before (it waited 2 s
-# for the block to end before).
+# first block a later one is under way, and the signal cuts it short (at
+# the evaluation in flight: tests/test_stop counts the evaluations after a
+# request, which a time cannot do on a busy machine): pagani exits 1 with
+# the estimate of the blocks before; the delay is printed, not judged.
 start_bg --method qmc --max-iterations 8 --epsrel 1e-15 --epsabs 0 \
     --progress -n 3 \
     'double s = 0; for (int i = 0; i < 300; i++) s += sin(x[0] * i + s); return s;'
@@ -395,8 +395,8 @@ kill -INT $pid
 finish_bg
 ms=$((($(date +%s%N) - t0) / 1000000))
 [ $rc -eq 1 ] && [ -n "$(value)" ] && [ "$(value)" != nan ] &&
-    grep -q 'status: *interrupted$' "$out" && [ $ms -lt 1000 ]
-ok $? "SIGINT during a long QMC block: out $ms ms later (at most 1000), the estimate before it"
+    grep -q 'status: *interrupted$' "$out"
+ok $? "SIGINT during a long QMC block: out $ms ms later, the estimate before it"
 
 # signal_compile TAG KILL: starts pagani on a big source of its own (TAG)
 # and, half a second into its compilation, runs the command KILL (which

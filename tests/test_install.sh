@@ -74,7 +74,7 @@ mkdir "$tmp/shared" && cd "$tmp/shared" &&
     cc "$srcdir/examples/gauss.c" $(pkg-config --cflags --libs pagani) \
         >"$log" 2>&1
 ok $? "gauss.c links with cc prog.c \$(pkg-config --cflags --libs pagani)"
-LD_LIBRARY_PATH=$libdir timeout 120 ./a.out >"$log" 2>&1 && gauss_ok
+LD_LIBRARY_PATH=$libdir bounded ./a.out >"$log" 2>&1 && gauss_ok
 ok $? "gauss against the installed shared library: the analytic value"
 cc "$srcdir/examples/parameter_scan.c" $(pkg-config --cflags --libs pagani) \
     -o parameter_scan >"$log" 2>&1
@@ -91,7 +91,7 @@ if test -n "$(find "$root" -name pagani-mpi.pc)" && test -n "$mpicc"; then
     ok $? "mpi_qmc.c links with mpicc prog.c \$(pkg-config ... pagani-mpi)"
     as_root=
     [ "$(id -u)" -eq 0 ] && as_root=--allow-run-as-root
-    LD_LIBRARY_PATH=$libdir PAGANI_THREADS=1 timeout 120 "$mpirun" $as_root \
+    LD_LIBRARY_PATH=$libdir PAGANI_THREADS=1 bounded "$mpirun" $as_root \
         --oversubscribe -x LD_LIBRARY_PATH -x PAGANI_THREADS -np 2 \
         ./mpi_qmc >"$log" 2>&1 &&
         grep -q '(converged, ' "$log" &&
@@ -110,7 +110,7 @@ if test -n "$fortran_module"; then
     $fc "$srcdir/examples/ex.f90" $(pkg-config --cflags --libs pagani) \
         -o ex >"$log" 2>&1
     ok $? "ex.f90 builds with $fc prog.f90 \$(pkg-config ... pagani)"
-    LD_LIBRARY_PATH=$libdir timeout 120 ./ex >"$log" 2>&1 && gauss_ok
+    LD_LIBRARY_PATH=$libdir bounded ./ex >"$log" 2>&1 && gauss_ok
     ok $? "ex (Fortran) against the installed libraries: the analytic value"
 else
     tap_skip "no Fortran module installed (no compiler, or --disable-fortran)"
@@ -125,7 +125,7 @@ if test -f "$libdir/libpagani.a"; then
         cc "$srcdir/examples/gauss.c" \
             $(pkg-config --static --cflags --libs pagani) >"$log" 2>&1
     ok $? "gauss.c links with the archive and pkg-config --static"
-    timeout 120 ./a.out >"$log" 2>&1 && gauss_ok
+    bounded ./a.out >"$log" 2>&1 && gauss_ok
     ok $? "gauss against the installed archive: the analytic value"
 else
     tap_skip "no libpagani.a (--disable-static)"

@@ -29,6 +29,11 @@
  *                        case qmc_genz_osc 8-D at N points per shift, each
  *                        distributed over the ranks, combined: rank 0
  *                        prints value and error as hex floats
+ *   test_mpi region-bytes N
+ *                        rank 0 prints the bytes a cubature region of an
+ *                        N-dimensional scalar integrand takes of one
+ *                        process's memory budget on the backend, so that
+ *                        test_mpi.sh can state its budget in regions
  *
  * The backend is the CPU, or $PAGANI_TEST_BACKEND (cpu or cuda). Exit
  * status 0 when the run did what it should, 77 when the backend cannot
@@ -40,6 +45,7 @@
 #include <string.h>
 #include <mpi.h>
 #include "pagani_mpi.h"
+#include "internal.h"
 #include "suite.h"
 #include "qmc_suite.h"
 #include "batch_cases.h"
@@ -374,6 +380,20 @@ static int parts(pagani_context *ctx, unsigned long long N, int P)
     return rc == PAGANI_OK && same;
 }
 
+/* The region-bytes run: a region's bytes of an n-dimensional scalar
+ * integrand on the backend of a plain context (one process's). */
+static int region_bytes(pagani_backend backend, int n)
+{
+    pagani_context *plain = NULL;
+    int rc = pagani_context_create(&plain, backend);
+
+    if (rc == PAGANI_OK && rank == 0)
+        printf("%zu\n", plain->backend->cubature->bytes_per_region(
+                            plain->backend_state, n, 1));
+    pagani_context_destroy(plain);
+    return rc == PAGANI_OK;
+}
+
 int main(int argc, char **argv)
 {
     pagani_context *ctx = NULL;
@@ -403,9 +423,11 @@ int main(int argc, char **argv)
         ok = stop_run(ctx, atoi(argv[2]) % size);
     } else if (argc == 4 && !strcmp(argv[1], "part")) {
         ok = parts(ctx, strtoull(argv[2], NULL, 10), atoi(argv[3]));
+    } else if (argc == 3 && !strcmp(argv[1], "region-bytes")) {
+        ok = region_bytes(ctx->kind, atoi(argv[2]));
     } else if (rank == 0) {
         fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
-                        "stop RANK | part N P\n");
+                        "stop RANK | part N P | region-bytes N\n");
     }
     pagani_context_destroy(ctx);
     MPI_Finalize();

@@ -16,7 +16,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pagani-parts.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 tap_show="$tmp/whole $tmp/got $tmp/err"
 
-timeout 120 $prog whole 7 >"$tmp/whole" 2>"$tmp/err" &&
+bounded $prog whole 7 >"$tmp/whole" 2>"$tmp/err" &&
     grep -q '^0 .* iteration limit reached 2097152$' "$tmp/whole"
 ok $? "one process: 16 shifts x 131072 points, the run ends by its plan"
 
@@ -24,29 +24,29 @@ ok $? "one process: 16 shifts x 131072 points, the run ends by its plan"
 parts() {
     p=0
     while [ $p -lt "$1" ]; do
-        timeout 120 $prog part 7 "$1" $p "$tmp/$1.$p" 2>>"$tmp/err" ||
+        bounded $prog part 7 "$1" $p "$tmp/$1.$p" 2>>"$tmp/err" ||
             return 1
         p=$((p + 1))
     done
 }
 
-parts 4 && timeout 60 $prog combine 7 "$tmp/4.2" "$tmp/4.0" "$tmp/4.3" \
+parts 4 && bounded $prog combine 7 "$tmp/4.2" "$tmp/4.0" "$tmp/4.3" \
     "$tmp/4.1" >"$tmp/got" && cmp -s "$tmp/whole" "$tmp/got"
 ok $? "4 parts as separate processes, combined in another order: bit-identical"
-parts 3 && timeout 60 $prog combine 7 "$tmp/3.0" "$tmp/3.1" "$tmp/3.2" \
+parts 3 && bounded $prog combine 7 "$tmp/3.0" "$tmp/3.1" "$tmp/3.2" \
     >"$tmp/got" && cmp -s "$tmp/whole" "$tmp/got"
 ok $? "3 uneven parts combined: bit-identical"
 
-timeout 60 $prog combine 7 "$tmp/4.0" "$tmp/4.1" "$tmp/4.3" >"$tmp/got" &&
+bounded $prog combine 7 "$tmp/4.0" "$tmp/4.1" "$tmp/4.3" >"$tmp/got" &&
     grep -q '^0 .* evaluation limit reached 1572864$' "$tmp/got" &&
     ! cmp -s "$tmp/whole" "$tmp/got"
 ok $? "a missing part: the estimate of the points present, max-evaluations"
 
-timeout 60 $prog combine 7 "$tmp/4.0" "$tmp/4.0" >"$tmp/got" &&
+bounded $prog combine 7 "$tmp/4.0" "$tmp/4.0" >"$tmp/got" &&
     grep -q '^5 ' "$tmp/got"
 ok $? "a part given twice is PAGANI_ERR_OPTION"
-timeout 60 $prog part 8 4 0 "$tmp/seed8" 2>>"$tmp/err" &&
-    timeout 60 $prog combine 7 "$tmp/seed8" "$tmp/4.1" >"$tmp/got" &&
+bounded $prog part 8 4 0 "$tmp/seed8" 2>>"$tmp/err" &&
+    bounded $prog combine 7 "$tmp/seed8" "$tmp/4.1" >"$tmp/got" &&
     grep -q '^5 ' "$tmp/got"
 ok $? "a part of another seed is PAGANI_ERR_OPTION"
 tap_end

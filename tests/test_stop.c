@@ -10,9 +10,17 @@
  * threads hold in hand (a chunk each: 64 cubature regions, or a QMC or
  * Vegas chunk) -- far less than the pass, which a stop at the end of the
  * iteration would have finished.
+ *
+ * With a slow integrand (50 ms a call) the request comes from another
+ * thread, as a signal handler's would, while the threads are inside f:
+ * a stop must take effect within one evaluation a thread whatever f
+ * costs, so at most one call a thread may begin after the request.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 #include "pagani.h"
 #include "tap.h"
 
@@ -98,6 +106,96 @@ static void check_stop(const char *name, pagani_method method, int n,
            r.iterations, shorter.value, shorter.error);
 }
 
+/* ---- a slow integrand, stopped from another thread ------------------- */
+
+#define SLOW_NS 50000000L /* 50 ms a call until the request */
+#define SLOW_BEFORE 6     /* calls begun before the request */
+
+static long long slow_begun;   /* calls of slow() begun */
+static int slow_requested;     /* the request was made */
+static int slow_done;          /* pagani_integrate returned */
+
+/* exp(-sum x_i^2), 50 ms a call until the stop is requested; after that
+ * at once, so that a backend that went on after the request fails the
+ * count below in a moment instead of running for minutes. */
+static double slow(const double *x, int n, const void *params)
+{
+    const struct timespec pause = {0, SLOW_NS};
+    double s = 0.0;
+    (void)params;
+    __atomic_add_fetch(&slow_begun, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&slow_requested, __ATOMIC_SEQ_CST)) nanosleep(&pause, NULL);
+    for (int i = 0; i < n; i++) s += x[i] * x[i];
+    return exp(-s);
+}
+
+/* The stopping thread: once SLOW_BEFORE calls have begun, requests the
+ * stop and returns the count of calls begun by then (-1 when the
+ * integration ended first). */
+static void *stopper(void *begun_at_request)
+{
+    const struct timespec tick = {0, 1000000L};
+    long long *at = begun_at_request;
+
+    *at = -1;
+    while (__atomic_load_n(&slow_begun, __ATOMIC_SEQ_CST) < SLOW_BEFORE)
+        if (__atomic_load_n(&slow_done, __ATOMIC_SEQ_CST)) return NULL;
+        else nanosleep(&tick, NULL);
+    pagani_context_request_stop(ctx);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* the flag is seen from here */
+    *at = __atomic_load_n(&slow_begun, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&slow_requested, 1, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+/* One integral of slow() over [0,1]^n, stopped from another thread after
+ * SLOW_BEFORE calls: PAGANI_STOPPED before any iteration completed, with
+ * at most THREADS calls begun after the request (a thread may have read
+ * the flag just before it was set); with chunks of points or regions
+ * between the checks it would be hundreds or thousands. max_evaluations
+ * bounds a run that ignored the request. */
+static void check_slow_stop(const char *name, pagani_method method, int n,
+                            unsigned flags)
+{
+    double lower[8] = {0}, upper[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    pagani_options o = pagani_options_default(method);
+    pagani_integrand *f = NULL;
+    pagani_result r;
+    pthread_t thread;
+    long long at = -1, made;
+    int rc;
+
+    o.epsrel = 1e-14;
+    o.epsabs = 0.0;
+    o.flags |= flags;
+    o.max_evaluations = 20000000;
+    if (method == PAGANI_VEGAS) o.vegas_calls = 2000000;
+    if (!tap_ok(pagani_integrand_from_function(ctx, &f, n, slow, NULL, 0) == PAGANI_OK,
+                "%s, 50 ms a call: the integrand", name))
+        return;
+    slow_begun = 0;
+    slow_requested = slow_done = 0;
+    if (!tap_ok(pthread_create(&thread, NULL, stopper, &at) == 0,
+                "%s, 50 ms a call: the stopping thread starts", name)) {
+        pagani_integrand_destroy(f);
+        return;
+    }
+    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
+    __atomic_store_n(&slow_done, 1, __ATOMIC_SEQ_CST);
+    pthread_join(thread, NULL);
+    made = __atomic_load_n(&slow_begun, __ATOMIC_SEQ_CST);
+    pagani_integrand_destroy(f);
+    tap_ok(rc == PAGANI_OK && r.status == PAGANI_STOPPED && at >= SLOW_BEFORE &&
+               r.iterations == 0 && isnan(r.value) && isinf(r.error),
+           "%s, 50 ms a call: a request from another thread after %lld calls "
+           "stops the first pass (rc %d, %s, %d iterations, %g +- %g)",
+           name, at, rc, pagani_status_name(r.status), r.iterations, r.value,
+           r.error);
+    tap_ok(at >= SLOW_BEFORE && made - at <= THREADS,
+           "%s, 50 ms a call: %lld calls begun after the request (at most "
+           "%d: one a thread)", name, made - at, THREADS);
+}
+
 /* The CUDA backend checks for a request between its launches: one made
  * before the call stops each method at its first pass; the next call
  * converges. Skipped without a usable GPU. */
@@ -158,6 +256,12 @@ int main(void)
     check_stop("QMC, first block", PAGANI_QMC, 5, 1000, THREADS * 4096LL, 0);
     /* Vegas 4-D at 2e6 calls an iteration: chunks of 4096 samples */
     check_stop("Vegas", PAGANI_VEGAS, 4, 5000000, THREADS * 4096LL, 0);
+
+    /* a slow integrand: the stop within one evaluation a thread */
+    check_slow_stop("cubature", PAGANI_CUBATURE, 6, 0);
+    check_slow_stop("QMC", PAGANI_QMC, 5, 0);
+    check_slow_stop("Vegas", PAGANI_VEGAS, 4, 0);
+    check_slow_stop("Vegas+", PAGANI_VEGAS, 4, PAGANI_FLAG_VEGAS_PLUS);
 
     /* A request made while nothing runs stops the next call at once, and
      * that call clears it. */

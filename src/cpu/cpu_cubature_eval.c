@@ -21,11 +21,18 @@ void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w)
 
 /* f (with parameter block params) at x, point p of a region (rule_point's
  * numbering), its ncomp values into fx: all 0 where one is NaN or
- * infinity, whose first point is kept in *first_bad. */
+ * infinity, whose first point is kept in *first_bad. Once a stop is
+ * requested, f is not called and fx is 0, so that a stop ends the region
+ * after the evaluation in flight whatever f costs (the pass is then
+ * discarded: cpu_evaluate returns PAGANI_STOP_REQUESTED). */
 static void f_of(const cpu_cubature *c, const void *params, long long p, const double *x,
                  double *fx, int *first_bad)
 {
     int finite = 1;
+    if (c->f->ctx->stop_requested) {
+        for (int k = 0; k < c->ncomp; k++) fx[k] = 0.0;
+        return;
+    }
     pagani_integrand_eval(c->f, x, params, fx);
     for (int k = 0; k < c->ncomp; k++) finite &= isfinite(fx[k]) != 0;
     if (finite) return;

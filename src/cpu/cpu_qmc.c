@@ -12,7 +12,8 @@
  * all integer additions, so the sums do not depend on the schedule, on the
  * thread count or on the other integrals. Within a chunk the fixed-point
  * states advance by adding leap * theta, which gives the same bits as
- * computing each point on its own.
+ * computing each point on its own. A stop request is read before every
+ * evaluation (one volatile load), not only between chunks.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -123,7 +124,10 @@ static int first_nonfinite(const double *fx, int ncomp, double w)
 
 /* Adds f_c * w over the tile's points in integral `id`'s box to acc[c],
  * c < ncomp; records in *fault the first point where a value is not
- * finite (its point is left out of every component's sum). */
+ * finite (its point is left out of every component's sum). Returns at
+ * the first point that finds a stop requested, so that a stop takes
+ * effect after the evaluation in flight whatever f costs (the pass is
+ * then discarded). */
 static void sum_tile(const cpu_qmc *q, const unit_tile *t, int id, int shift,
                      unsigned long long leap, pagani_xsum *acc,
                      qmc_fault *fault)
@@ -139,6 +143,7 @@ static void sum_tile(const cpu_qmc *q, const unit_tile *t, int id, int shift,
     for (int p = 0; p < t->points; p++) {
         const double *u = t->u + (size_t)p * n;
         int bad;
+        if (f->ctx->stop_requested) return;
         for (int i = 0; i < n; i++)
             x[i] = pagani_qmc_map(u[i], lower[i], width[i]);
         pagani_integrand_eval(f, x, params, fx);
@@ -198,7 +203,8 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
             for (int m = 0; m < live * C; m++) pagani_xsum_zero(&acc[m]);
             start_states(job, (unsigned)shift, first + j0 * leap, leap, state,
                          step);
-            for (unsigned long long j = j0; j < j1; j += CPU_QMC_TILE) {
+            for (unsigned long long j = j0; j < j1 && !ctx->stop_requested;
+                 j += CPU_QMC_TILE) {
                 tile->k = first + j * leap;
                 tile->points = j1 - j < CPU_QMC_TILE ? (int)(j1 - j)
                                                      : CPU_QMC_TILE;

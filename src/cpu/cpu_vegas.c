@@ -361,6 +361,7 @@ static void fill_kparams(const cpu_vegas *s, const vegas_pass *pass, int k,
     kp->params = pass->params ? (const char *)pass->params +
                                     pass->params_stride * (size_t)k
                               : NULL;
+    kp->stop = &job->integrand->ctx->stop_requested;
 }
 
 /* The first chunk of part p of `parts` of nchunks: contiguous shares in

@@ -17,6 +17,9 @@
 #define PAGANI_VEGAS_PIECE_H
 
 #include "sampling/vegas_point.h"
+#if !defined(__CUDA_ARCH__)
+#include <signal.h> /* sig_atomic_t: the host's stop flag */
+#endif
 
 #ifdef PAGANI_N
 #define PAGANI_VEGAS_DIM PAGANI_N
@@ -66,6 +69,14 @@ typedef struct pagani_vegas_kparams {
     const double *lower;
     const double *width;
     const void *params;          /* the integrand's parameter block */
+#if !defined(__CUDA_ARCH__)
+    const volatile sig_atomic_t *stop; /* host: the context's stop flag
+                                    (pagani_context_request_stop), read
+                                    before every sample, so that a stop
+                                    ends a piece whatever f costs; NULL:
+                                    none (the device has no such field: a
+                                    stop waits for the kernel to end) */
+#endif
 } pagani_vegas_kparams;
 
 /* A piece's results. */
@@ -221,6 +232,9 @@ PAGANI_HD void pagani_vegas_moments(const pagani_vegas_kparams *kp,
  * Component 0 is the integrand the piece's sums and bins describe; with
  * several components, each one's mean and variance (component 0's too)
  * go to components[2 c] and components[2 c + 1] when it is not NULL.
+ * On the host a stop (*kp->stop set) ends the loop before the next
+ * sample; the piece's results are then meaningless, and its pass is
+ * discarded.
  */
 PAGANI_HD pagani_vegas_piece_out
 pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
@@ -245,6 +259,10 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
         int bin[PAGANI_VEGAS_DIM];
         double jac = 1.0, v;
         int bad, nonzero = 0;
+
+#if !defined(__CUDA_ARCH__)
+        if (kp->stop && *kp->stop) break; /* the pass is discarded */
+#endif
 
 #if defined(__CUDA_ARCH__)
 #pragma unroll
