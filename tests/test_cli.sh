@@ -93,6 +93,20 @@ ok $? "-f - reads EXPR from standard input"
 run -n 2 'x[0] +* )'
 [ $rc -eq 3 ] && grep -qi 'error' "$err"
 ok $? "a syntax error in EXPR exits 3 with the compiler's log"
+# --backend cuda where no GPU can run says so and why (no driver, a
+# driver too old for the build, no device), not only CUDA's "driver
+# version is insufficient".
+"$PAGANI" --backend cuda 'x[0]' >"$out" 2>"$err"
+rc=$?
+if [ $rc -eq 0 ]; then
+    tap_skip "a GPU is usable here"
+elif grep -q 'built without the CUDA backend' "$err"; then
+    tap_skip "libpagani was built without the CUDA backend"
+else
+    [ $rc -eq 3 ] && ! grep -qi 'insufficient' "$err" &&
+        grep -q 'no usable GPU: \(no NVIDIA driver is installed\|the NVIDIA driver is too old\|the NVIDIA driver .* sees no device\)' "$err"
+    ok $? "--backend cuda without a usable GPU: exit 3, 'no usable GPU' and why"
+fi
 
 # Usage errors: exit 2 and a message naming the option.
 # bad_value WORD ARGS...: exit 2 and WORD in the message.
