@@ -2,7 +2,8 @@
  * args.h - the pagani command line, parsed into a struct.
  *
  * cli_parse() reads argv with getopt_long, checks every value strictly
- * (a number must be all number: "1e-3x" is refused) and reports a bad one
+ * (a number must be all number, in a format of numbers.h: "1e-3x", " 3"
+ * and "0x10" are refused) and reports a bad one
  * on stderr naming the option. It does not touch the library beyond the
  * public names of pagani.h.
  */
@@ -44,6 +45,7 @@ typedef struct cli_args {
     int norm;                 /* --norm: a pagani_norm; negative: unset */
 
     int dim;                  /* n: -n, else the --bounds count, else 1 */
+    int dim_given;            /* whether -n or --bounds gave n */
     double *lower;            /* dim lower bounds (malloc'd) */
     double *upper;            /* dim upper bounds (malloc'd) */
 
