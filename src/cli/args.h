@@ -20,9 +20,11 @@ enum {
     CLI_EXIT_CONVERGED = 0,   /* the requested tolerance was met */
     CLI_EXIT_NOT_CONVERGED = 1, /* an estimate, but status not CONVERGED */
     CLI_EXIT_USAGE = 2,       /* bad command line (an option value the
-                               * library refuses included), unreadable or
-                               * malformed EXPR or parameter file, or EXPR
-                               * reads p beyond the parameters given */
+                               * library refuses included), unreadable,
+                               * malformed or too large EXPR file or
+                               * parameter file, EXPR reads p beyond the
+                               * parameters given, or x[1] or beyond with
+                               * no -n or --bounds */
     CLI_EXIT_LIBRARY = 3,     /* the library returned another error code */
     CLI_EXIT_SIGNAL = 128     /* + N: signal N came before the integration
                                * began; the program ends by that signal */

@@ -2,12 +2,14 @@
  * main.c - `pagani [options] 'EXPR'`: integrates a C expression typed at the
  * shell through the public API of libpagani (pagani.h) and nothing else.
  *
- * Steps: parse the command line (args.c), read EXPR (and the parameter
- * file of --params-file, params_file.c), create a context on the chosen
- * backend, compile EXPR into an integrand, integrate (every line of the
- * parameter file in one pagani_integrate_batch call), print the results
- * (report.c). The exit status says how it ended (args.h). Under mpirun
- * the context spans the job and rank 0 alone prints (mpi_launch.c).
+ * Steps: parse the command line (args.c), read EXPR (from -f FILE,
+ * source_file.c; and the parameter file of --params-file, params_file.c),
+ * create a context on the chosen backend, compile EXPR into an integrand
+ * (when that fails for want of -n, say so: needs_more_axes), integrate
+ * (every line of the parameter file in one pagani_integrate_batch call),
+ * print the results (report.c). The exit status says how it ended
+ * (args.h). Under mpirun the context spans the job and rank 0 alone
+ * prints (mpi_launch.c).
  *
  * SIGINT (Ctrl-C), SIGTERM and SIGHUP are caught from before the context
  * is created: during the integration the handler asks the library to stop
