@@ -54,6 +54,40 @@ static void cuda_close(void *state)
     free(st);
 }
 
+/* PAGANI_ERR_BACKEND_UNAVAILABLE when cudaGetDeviceCount found no device
+ * (err, count), saying why: no NVIDIA driver at all, a driver older than
+ * the CUDA runtime this library was built with, or a driver that sees no
+ * device. The runtime says "CUDA driver version is insufficient" for the
+ * first two alike; the driver's version tells them apart (0: none). */
+static int fail_no_gpu(pagani_context *ctx, cudaError_t err, int count)
+{
+    int driver = 0, runtime = 0;
+
+    (void)cudaGetLastError();
+    if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+    if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
+    (void)cudaGetLastError();
+    if (driver == 0)
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "no usable "
+                           "GPU: no NVIDIA driver is installed (libcuda.so "
+                           "was not found)");
+    if (err == cudaErrorInsufficientDriver)
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "no usable "
+                           "GPU: the NVIDIA driver is too old for this build "
+                           "of libpagani (the driver supports CUDA %d.%d, "
+                           "the build needs %d.%d); update the driver",
+                           driver / 1000, driver % 1000 / 10, runtime / 1000,
+                           runtime % 1000 / 10);
+    if (err == cudaErrorNoDevice || (err == cudaSuccess && count == 0))
+        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "no usable "
+                           "GPU: the NVIDIA driver (CUDA %d.%d) sees no "
+                           "device (none installed, or CUDA_VISIBLE_DEVICES "
+                           "hides them all)", driver / 1000,
+                           driver % 1000 / 10);
+    return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "no usable GPU: "
+                       "%s (%s)", cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
 static int cuda_open(pagani_context *ctx, void **out)
 {
     cuda_state *st;
@@ -62,12 +96,7 @@ static int cuda_open(pagani_context *ctx, void **out)
     cudaError_t err = cudaGetDeviceCount(&count);
 
     *out = NULL;
-    if (err != cudaSuccess || count == 0) {
-        (void)cudaGetLastError();
-        return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "no usable CUDA "
-                           "device: %s", err != cudaSuccess ? cudaGetErrorString(err)
-                                                           : "none found");
-    }
+    if (err != cudaSuccess || count == 0) return fail_no_gpu(ctx, err, count);
     if (!(st = calloc(1, sizeof *st)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "CUDA backend state");
     st->ctx = ctx;

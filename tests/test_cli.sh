@@ -25,6 +25,19 @@ run() {
     rc=$?
 }
 
+# bounded ARGS...: run, for input that pagani must not read without end:
+# with a hang bound, and a memory limit of 1 GiB (which an unbounded read
+# reaches in seconds) where pagani starts under one (not under ASan,
+# which reserves terabytes of address space).
+memory_kb=1048576
+(ulimit -v $memory_kb && "$PAGANI" --version) >/dev/null 2>&1 ||
+    memory_kb=unlimited
+bounded() {
+    (ulimit -v $memory_kb; timeout 120 "$PAGANI" --backend cpu "$@") \
+        >"$out" 2>"$err"
+    rc=$?
+}
+
 # value: the estimate on the first line of the text output.
 value() { sed -n '1s/ +-.*//p' "$out"; }
 
@@ -88,11 +101,43 @@ ok $? "-f FILE reads EXPR"
 rc=$?
 [ $rc -eq 0 ] && close "$(value)" 1 1e-10
 ok $? "-f - reads EXPR from standard input"
+# EXPR from a file is at most 1 MiB: exactly that is read, one byte more
+# (or /dev/zero) is a usage error naming the limit; a NUL byte too.
+awk 'BEGIN { printf "x[0]"; for (i = 4; i < 1048576; i++) printf " " }' \
+    >"$tmp/expr_1m.c"
+run -f "$tmp/expr_1m.c"
+[ $rc -eq 0 ] && close "$(value)" 0.5 1e-10
+ok $? "-f FILE of 1 MiB is read"
+printf ' ' >>"$tmp/expr_1m.c"
+run -f "$tmp/expr_1m.c"
+[ $rc -eq 2 ] && grep -q 'longer than 1048576 bytes (1 MiB)' "$err"
+ok $? "-f FILE of 1 MiB and a byte: exit 2, the limit"
+bounded -n 1 -f /dev/zero
+[ $rc -eq 2 ] && grep -q '/dev/zero: longer than 1048576 bytes' "$err"
+ok $? "-f /dev/zero: exit 2 after 1 MiB"
+printf 'x[0] +\n1\000\n' >"$tmp/expr_nul.c"
+run -f "$tmp/expr_nul.c"
+[ $rc -eq 2 ] && grep -q 'expr_nul.c:2: a NUL byte' "$err"
+ok $? "-f FILE with a NUL byte on line 2: exit 2, naming the line"
 
 # Library errors: exit 3 with the compiler's message.
 run -n 2 'x[0] +* )'
 [ $rc -eq 3 ] && grep -qi 'error' "$err"
 ok $? "a syntax error in EXPR exits 3 with the compiler's log"
+# --backend cuda where no GPU can run says so and why (no driver, a
+# driver too old for the build, no device), not only CUDA's "driver
+# version is insufficient".
+"$PAGANI" --backend cuda 'x[0]' >"$out" 2>"$err"
+rc=$?
+if [ $rc -eq 0 ]; then
+    tap_skip "a GPU is usable here"
+elif grep -q 'built without the CUDA backend' "$err"; then
+    tap_skip "libpagani was built without the CUDA backend"
+else
+    [ $rc -eq 3 ] && ! grep -qi 'insufficient' "$err" &&
+        grep -q 'no usable GPU: \(no NVIDIA driver is installed\|the NVIDIA driver is too old\|the NVIDIA driver .* sees no device\)' "$err"
+    ok $? "--backend cuda without a usable GPU: exit 3, 'no usable GPU' and why"
+fi
 
 # Usage errors: exit 2 and a message naming the option.
 # bad_value WORD ARGS...: exit 2 and WORD in the message.
@@ -142,11 +187,65 @@ done
 run -n 1
 [ $rc -eq 2 ] && grep -q 'EXPR' "$err"
 ok $? "no EXPR exits 2"
+# EXPR reading x[1] with no -n (so n = 1) is a usage error asking for -n,
+# also when it reads p without -p; a syntax error without -n is not.
+for args in "'x[0]*x[1]'" "'p[0]*x[1]'" "--lower 0 --upper 2 'x[1]'"; do
+    eval "run $args"
+    [ $rc -eq 2 ] && [ ! -s "$out" ] && grep -q 'x\[1\] is out of range' "$err" &&
+        grep -q 'no -n or --bounds given, so n = 1: .* with -n N' "$err"
+    ok $? "EXPR reading x[1] without -n ($args): exit 2, asks for -n"
+done
+run 'x[0] +* )'
+[ $rc -eq 3 ] && ! grep -q 'with -n' "$err"
+ok $? "a syntax error without -n stays a library error (exit 3)"
 run -n 1 'x[0]' 'x[0]'
 [ $rc -eq 2 ] && grep -q 'quote' "$err"
 ok $? "two EXPR operands exit 2 and suggest quoting"
 
+# Numbers in the formats --help names and nothing else: no spaces, no
+# hexadecimal, no inf or nan, constants only in bounds and parameters.
+bad_value 'dim: expected a whole number in decimal' -n ' 3'
+bad_value 'dim: expected a whole number in decimal' -n '3 '
+bad_value 'dim: expected a whole number in decimal' -n 0x10
+bad_value 'max-evals: expected a whole number' --max-evals 0x10
+bad_value 'seed: expected a whole number in digits' --seed ' 1'
+bad_value 'seed: expected a whole number in digits' --seed 1e3
+bad_value 'epsrel: expected a decimal number' --epsrel ' 1e-3'
+bad_value 'epsrel: expected a decimal number' --epsrel 0x1p-10
+bad_value 'epsrel: expected a decimal number' --epsrel inf
+bad_value 'epsrel: expected a decimal number' --epsrel pi
+bad_value 'calls: expected a decimal number' --calls 1e4x
+bad_value 'upper: expected a number such as' --upper nan
+bad_value 'upper: expected a number such as' --upper ' 1'
+bad_value "upper: '1e999' is not a finite number" --upper 1e999
+bad_value "upper: 'pi/0' is not a finite number" --upper pi/0
+bad_value 'upper: expected a number such as' --upper 'pie'
+bad_value 'upper: expected a number such as' --upper '2*'
+bad_value 'axis 0: expected LOWER:UPPER' --bounds '0:1 ,0:1'
+bad_value 'axis 0: expected LOWER:UPPER' --bounds '0:2e'
+bad_value 'params: expected numbers separated by commas' -p '1 ,2'
+bad_value 'params: expected numbers separated by commas' -p '0x2'
+
 # Accepted forms of numbers.
+run -n +2 --bounds '0:1, 0:2' --epsrel 1e-8 'x[0]*x[1]'
+[ $rc -eq 0 ] && close "$(value)" 1 1e-10
+ok $? "-n +2, --bounds with a space after the comma"
+# Bounds and parameters may use pi, e and the M_ constants, times or over
+# a number: the integral of sin over [0, pi] is 2; of cos over
+# [-pi/2, pi/2] times the width 2 pi of the second axis, 4 pi; of 1/x over
+# [1, e], 1; of cos(p x) over [0, 1] for p = pi/2, 2/pi.
+run --bounds '0:pi' --epsrel 1e-9 'sin(x[0])'
+[ $rc -eq 0 ] && close "$(value)" 2 1e-9
+ok $? "--bounds 0:pi: sin integrates to 2"
+run --bounds '-pi/2:M_PI_2,0:2*M_PI' --epsrel 1e-9 'cos(x[0])'
+[ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 4 * atan2(0, -1) }')" 1e-9
+ok $? "--bounds -pi/2:M_PI_2,0:2*M_PI: 4 pi"
+run --lower 1 --upper e --epsrel 1e-9 '1/x[0]'
+[ $rc -eq 0 ] && close "$(value)" 1 1e-9
+ok $? "--upper e: 1/x over [1, e] is 1"
+run -p 'pi/2' --epsrel 1e-9 'cos(p[0]*x[0])'
+[ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 2 / atan2(0, -1) }')" 1e-9
+ok $? "-p pi/2: cos(p x) over [0, 1] is 2/pi"
 run -n 1 --memory 64M --max-evals 1e9 --threads 2 --seed 7 'x[0]'
 [ $rc -eq 0 ] && close "$(value)" 0.5 1e-12
 ok $? "--memory 64M, --max-evals 1e9, --threads, --seed accepted"
@@ -239,7 +338,41 @@ bad_params() {
     ok $? "--params-file '$2': exit 2, '$1'"
 }
 bad_params 'bad:3: expected numbers' '1\n2\n3 x\n'
-bad_params 'bad:2: .* not a finite number' '1\ninf\n'
+bad_params 'bad:2: .* not a finite number' '1\n1e999\n'
+bad_params "bad:2: expected numbers .*, got 'inf'" '1\ninf\n'
+bad_params "bad:2: expected numbers .*, got '0x1'" '1\n0x1\n'
+# Any byte the parser cannot take is an error naming its line: a NUL
+# (which used to end the file silently), a byte outside ASCII.
+bad_params 'bad:2: a NUL byte (column 2)' '1\n2\000 3\n4\n'
+bad_params "bad:2: expected numbers .*, got '\\\\xff'" '1\n2 \377\n'
+printf '1 # caf\303\251\npi/2\n' >"$tmp/params5"
+run --params-file "$tmp/params5" --epsrel 1e-9 'p[0]*x[0]'
+[ $rc -eq 0 ] && [ "$(wc -l <"$out")" -eq 2 ] &&
+    close "$(sed -n '2s/ .*//p' "$out")" \
+        "$(awk 'BEGIN { printf "%.17g", atan2(0, -1) / 4 }')" 1e-9
+ok $? "--params-file: any byte in a comment, pi/2 as a number"
+# What is read is bounded: a line of 64 KiB, a million lines, 2^22
+# numbers; FILE /dev/zero ends at its first byte.
+bounded --params-file /dev/zero 'p[0]*x[0]'
+[ $rc -eq 2 ] && grep -q '/dev/zero:1: a NUL byte' "$err"
+ok $? "--params-file /dev/zero: exit 2 at line 1"
+awk 'BEGIN { for (i = 0; i < 32768; i++) printf "1 "; print "1" }' \
+    >"$tmp/params6"
+bounded --params-file "$tmp/params6" 'p[0]*x[0]'
+[ $rc -eq 2 ] &&
+    grep -q 'params6:1: longer than 65536 bytes (64 KiB), the most' "$err"
+ok $? "--params-file with a line of 64 KiB and a byte: exit 2, the limit"
+awk 'BEGIN { for (i = 0; i <= 1000000; i++) print "# " i }' \
+    >"$tmp/params7"
+bounded --params-file "$tmp/params7" 'p[0]*x[0]'
+[ $rc -eq 2 ] && grep -q 'more than 1000000 lines, the most' "$err"
+ok $? "--params-file with a million lines and one: exit 2, the limit"
+awk 'BEGIN { for (l = 0; l < 4097; l++) {
+                 for (i = 0; i < 1024; i++) printf "1 "; print "" } }' \
+    >"$tmp/params8"
+bounded --params-file "$tmp/params8" 'p[0]*x[0]'
+[ $rc -eq 2 ] && grep -q 'params8:4097: more than 4194304 numbers' "$err"
+ok $? "--params-file with over 2^22 numbers: exit 2 at the line past it"
 bad_params 'bad:3: 2 numbers, but line 1 has 1' '1\n2\n3 4\n'
 bad_params 'no parameters' '# only a comment\n\n'
 run --params-file "$tmp/none" 'p[0]*x[0]'
@@ -292,7 +425,8 @@ for opt in --dim --lower --upper --bounds --epsrel --epsabs --method \
            --no-relerr-filter --seed --params --calls --progress --json \
            --file --help --version --params-file --transform 'Exit status' \
            --components --ncomp --norm \
-           Examples SIGTERM SIGHUP; do
+           Examples SIGTERM SIGHUP '1 MiB' '64 KiB' '2\*pi/3' 'M_PI' \
+           'privileges' 'untrusted'; do
     grep -q -e "$opt" "$out" || { missing=1; echo "# --help lacks $opt"; }
 done
 [ $rc -eq 0 ] && [ $missing -eq 0 ]

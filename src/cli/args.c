@@ -1,8 +1,9 @@
 /*
  * args.c - parses the pagani command line (getopt_long) into a cli_args.
  *
- * Each value is checked strictly: the whole argument must be consumed by
- * strtod/strtoll, numbers must be finite and in range, and a problem is
+ * Each value is checked strictly: the whole argument must be a number
+ * in one of the formats of numbers.h (decimals; bounds and parameters
+ * may use constants such as pi), finite and in range, and a problem is
  * reported as "pagani: --option: what is wrong" on stderr.
  */
 #include <ctype.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
+#include "numbers.h"
 
 /* Codes of the options that have no short form. */
 enum {
@@ -80,53 +82,68 @@ static int bad(const char *option, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
-/* Reads a finite double from the start of s; *end is left after it. */
-static int read_double(const char *option, const char *s, char **end,
-                       double *out)
+/* How a number is read: a decimal (tolerances, --calls, --sigmas) or a
+ * real, which may also use constants (bounds, parameters); numbers.h. */
+typedef int (*scan_fn)(const char *s, const char **end, double *value);
+
+/* What each format looks like, for messages. */
+static const char *format_example(scan_fn scan)
 {
-    errno = 0;
-    *out = strtod(s, end);
-    if (*end == s)
-        return bad(option, "expected a number, got '%s'", s);
-    if (errno == ERANGE && fabs(*out) > 1.0)
-        return bad(option, "'%s' is out of range", s);
+    return scan == cli_scan_real ? "a number such as 2, -0.5, 1e-3, pi or "
+                                   "2*pi/3"
+                                 : "a decimal number such as 2, -0.5 or 1e-3";
+}
+
+/* Reads a finite number from the start of s with `scan`; *end is left
+ * after it. `arg`, the whole argument, is quoted in messages. */
+static int read_number(const char *option, const char *arg, const char *s,
+                       scan_fn scan, const char **end, double *out)
+{
+    if (!scan(s, end, out))
+        return bad(option, "expected %s, got '%s'", format_example(scan), arg);
     if (!isfinite(*out))
-        return bad(option, "'%s' is not a finite number", s);
+        return bad(option, "'%.*s' is not a finite number", (int)(*end - s), s);
     return 0;
 }
 
-/* The whole of s as a finite double. */
-static int parse_double(const char *option, const char *s, double *out)
+/* The whole of s as a finite number read with `scan`. */
+static int parse_number(const char *option, const char *s, scan_fn scan,
+                        double *out)
 {
-    char *end;
-    if (read_double(option, s, &end, out)) return CLI_EXIT_USAGE;
+    const char *end;
+    if (read_number(option, s, s, scan, &end, out)) return CLI_EXIT_USAGE;
     if (*end != '\0')
-        return bad(option, "expected a number, got '%s'", s);
+        return bad(option, "expected %s, got '%s'", format_example(scan), s);
     return 0;
 }
 
-/* The whole of s as an integer in [min, max]. Plain integers are read by
- * strtoll; a number such as 1e6 is accepted when it is a whole number. */
+/* The whole of s as an integer in [min, max]: digits (read exactly), or
+ * a whole number in decimal with an exponent or a sign such as 1e6 or -5
+ * (numbers.h). */
 static int parse_count(const char *option, const char *s, long long min,
                        long long max, long long *out)
 {
-    char *end;
-    errno = 0;
-    *out = strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE) {
-        double v;
+    int too_big = 0;
+
+    if (cli_all_digits(s)) {
         errno = 0;
-        v = strtod(s, &end);
-        if (end == s || *end != '\0' || !isfinite(v) || v != floor(v))
-            return bad(option, "expected a whole number, got '%s'", s);
+        *out = strtoll(s, NULL, 10);
+        too_big = errno == ERANGE;
+    } else {
+        const char *end;
+        double v;
+        if (!cli_scan_decimal(s, &end, &v) || *end != '\0' || !isfinite(v) ||
+            v != floor(v))
+            return bad(option, "expected a whole number in decimal, such as "
+                       "100 or 1e6, got '%s'", s);
         if (v < (double)min) *out = min - 1;
-        else if (v > (double)max) *out = max, errno = ERANGE;
+        else if (v >= 0x1p63 || v > (double)max) too_big = 1;
         else *out = (long long)v;
     }
-    if (*out < min)
+    if (!too_big && *out < min)
         return bad(option, min == 0 ? "'%s' is negative" : "'%s' is below %lld",
                    s, min);
-    if (*out > max || errno == ERANGE)
+    if (too_big || *out > max)
         return bad(option, "'%s' is above %lld", s, max);
     return 0;
 }
@@ -153,9 +170,11 @@ static double size_scale(const char *suffix)
  * "1.5G" is allowed, a fraction of a byte is rounded down. */
 static int parse_bytes(const char *option, const char *s, long long *out)
 {
-    char *end;
-    double v = strtod(s, &end), scale = size_scale(end);
+    const char *end = s;
+    double v = 0.0, scale;
 
+    if (!cli_scan_decimal(s, &end, &v)) end = s;
+    scale = size_scale(end);
     if (end == s || scale == 0.0 || !(v * scale >= 1.0))
         return bad(option, "'%s' is not a size: give a number of bytes, at "
                    "least 1, with an optional suffix K, M, G or T (powers "
@@ -167,25 +186,32 @@ static int parse_bytes(const char *option, const char *s, long long *out)
     return 0;
 }
 
-/* An unsigned 64-bit seed; strtoull would silently wrap "-1". */
+/* An unsigned 64-bit seed, digits only; strtoull would silently wrap
+ * "-1". */
 static int parse_seed(const char *option, const char *s,
                       unsigned long long *out)
 {
-    char *end;
-    const char *t = s;
-    while (*t == ' ' || *t == '\t') t++;
-    if (*t == '-')
+    if (*s == '-' && cli_all_digits(s + 1))
         return bad(option, "'%s' is negative", s);
+    if (!cli_all_digits(s))
+        return bad(option, "expected a whole number in digits, got '%s'", s);
     errno = 0;
-    *out = strtoull(s, &end, 10);
-    if (end == s || *end != '\0')
-        return bad(option, "expected a whole number, got '%s'", s);
+    *out = strtoull(s, NULL, 10);
     if (errno == ERANGE)
         return bad(option, "'%s' is out of range", s);
     return 0;
 }
 
-/* A comma-separated list of doubles (-p): "1.5,2,-3". */
+/* Past the comma at s and the spaces or tabs after it: a list may say
+ * "1, 2" as well as "1,2", but not "1 ,2". */
+static const char *after_comma(const char *s)
+{
+    s++;
+    while (*s == ' ' || *s == '\t') s++;
+    return s;
+}
+
+/* A comma-separated list of reals (-p): "1.5,2,-3", "1, 2*pi". */
 static int parse_list(const char *option, const char *s, double **values,
                       int *count)
 {
@@ -194,10 +220,9 @@ static int parse_list(const char *option, const char *s, double **values,
     double *v = NULL;
 
     for (;;) {
-        char *end;
+        const char *end;
         double x;
-        if (read_double(option, at, &end, &x)) goto fail;
-        while (*end == ' ' || *end == '\t') end++;
+        if (read_number(option, s, at, cli_scan_real, &end, &x)) goto fail;
         if (*end != ',' && *end != '\0') {
             bad(option, "expected numbers separated by commas, got '%s'", s);
             goto fail;
@@ -211,7 +236,7 @@ static int parse_list(const char *option, const char *s, double **values,
         }
         v[n++] = x;
         if (*end == '\0') break;
-        at = end + 1;
+        at = after_comma(end);
     }
     free(*values);
     *values = v;
@@ -222,7 +247,7 @@ fail:
     return CLI_EXIT_USAGE;
 }
 
-/* --bounds "a1:b1,a2:b2,...": one lower:upper pair per axis. */
+/* --bounds "a1:b1,a2:b2,...": one lower:upper pair of reals per axis. */
 static int parse_bounds(const char *option, const char *s, double **lower,
                         double **upper, int *count)
 {
@@ -233,26 +258,27 @@ static int parse_bounds(const char *option, const char *s, double **lower,
 
     if (!lo || !hi) { bad(option, "out of memory"); goto fail; }
     for (;;) {
-        char *end;
+        const char *end;
         if (n == PAGANI_MAX_DIM) {
             bad(option, "more than %d axes", PAGANI_MAX_DIM);
             goto fail;
         }
-        if (read_double(option, at, &end, &lo[n])) goto fail;
+        if (read_number(option, s, at, cli_scan_real, &end, &lo[n]))
+            goto fail;
         if (*end != ':') {
             bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n, s);
             goto fail;
         }
         at = end + 1;
-        if (read_double(option, at, &end, &hi[n])) goto fail;
-        while (*end == ' ' || *end == '\t') end++;
+        if (read_number(option, s, at, cli_scan_real, &end, &hi[n]))
+            goto fail;
         if (*end != ',' && *end != '\0') {
             bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n, s);
             goto fail;
         }
         n++;
         if (*end == '\0') break;
-        at = end + 1;
+        at = after_comma(end);
     }
     free(*lower);
     free(*upper);
@@ -390,16 +416,17 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
     case 'p': return parse_list(option, arg, &a->params, &a->nparams);
     case OPT_LOWER:
         *lower_set = 1;
-        return parse_double(option, arg, &a->lower[0]);
+        return parse_number(option, arg, cli_scan_real, &a->lower[0]);
     case OPT_UPPER:
         *upper_set = 1;
-        return parse_double(option, arg, &a->upper[0]);
+        return parse_number(option, arg, cli_scan_real, &a->upper[0]);
     case OPT_BOUNDS:
         return parse_bounds(option, arg, &a->lower, &a->upper, nbounds);
     case OPT_EPSREL:
     case OPT_EPSABS: {
         double *eps = c == OPT_EPSREL ? &a->epsrel : &a->epsabs;
-        if (parse_double(option, arg, eps)) return CLI_EXIT_USAGE;
+        if (parse_number(option, arg, cli_scan_decimal, eps))
+            return CLI_EXIT_USAGE;
         if (*eps < 0.0) return bad(option, "tolerance %s is negative", arg);
         return 0;
     }
@@ -419,11 +446,13 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
         a->seed_set = 1;
         return parse_seed(option, arg, &a->seed);
     case OPT_CALLS:
-        if (parse_double(option, arg, &a->calls)) return CLI_EXIT_USAGE;
+        if (parse_number(option, arg, cli_scan_decimal, &a->calls))
+            return CLI_EXIT_USAGE;
         if (a->calls < 1.0) return bad(option, "%s is below 1", arg);
         return 0;
     case OPT_SIGMAS:
-        if (parse_double(option, arg, &a->sigmas)) return CLI_EXIT_USAGE;
+        if (parse_number(option, arg, cli_scan_decimal, &a->sigmas))
+            return CLI_EXIT_USAGE;
         if (!(a->sigmas > 0.0 && a->sigmas <= PAGANI_MC_SIGMAS_MAX))
             return bad(option, "%s is not in (0, %g]", arg, PAGANI_MC_SIGMAS_MAX);
         return 0;
@@ -484,7 +513,9 @@ static int settle_box(cli_args *a, long long dim, int lower_set,
             return bad("--bounds", "gives %d axes but --dim is %lld",
                        nbounds, dim);
         dim = nbounds;
+        a->dim_given = 1;
     } else {
+        a->dim_given = dim != 0;
         if (!dim) dim = 1;
         for (int i = 1; i < dim; i++) {
             a->lower[i] = a->lower[0];

@@ -2,7 +2,8 @@
  * args.h - the pagani command line, parsed into a struct.
  *
  * cli_parse() reads argv with getopt_long, checks every value strictly
- * (a number must be all number: "1e-3x" is refused) and reports a bad one
+ * (a number must be all number, in a format of numbers.h: "1e-3x", " 3"
+ * and "0x10" are refused) and reports a bad one
  * on stderr naming the option. It does not touch the library beyond the
  * public names of pagani.h.
  */
@@ -19,9 +20,11 @@ enum {
     CLI_EXIT_CONVERGED = 0,   /* the requested tolerance was met */
     CLI_EXIT_NOT_CONVERGED = 1, /* an estimate, but status not CONVERGED */
     CLI_EXIT_USAGE = 2,       /* bad command line (an option value the
-                               * library refuses included), unreadable or
-                               * malformed EXPR or parameter file, or EXPR
-                               * reads p beyond the parameters given */
+                               * library refuses included), unreadable,
+                               * malformed or too large EXPR file or
+                               * parameter file, EXPR reads p beyond the
+                               * parameters given, or x[1] or beyond with
+                               * no -n or --bounds */
     CLI_EXIT_LIBRARY = 3,     /* the library returned another error code */
     CLI_EXIT_SIGNAL = 128     /* + N: signal N came before the integration
                                * began; the program ends by that signal */
@@ -44,6 +47,7 @@ typedef struct cli_args {
     int norm;                 /* --norm: a pagani_norm; negative: unset */
 
     int dim;                  /* n: -n, else the --bounds count, else 1 */
+    int dim_given;            /* whether -n or --bounds gave n */
     double *lower;            /* dim lower bounds (malloc'd) */
     double *upper;            /* dim upper bounds (malloc'd) */
 

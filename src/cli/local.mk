@@ -5,10 +5,14 @@ pagani_SOURCES = \
 	src/cli/args.c \
 	src/cli/args.h \
 	src/cli/help.c \
+	src/cli/numbers.c \
+	src/cli/numbers.h \
 	src/cli/params_file.c \
 	src/cli/params_file.h \
 	src/cli/report.c \
 	src/cli/report.h \
+	src/cli/source_file.c \
+	src/cli/source_file.h \
 	src/cli/mpi_launch.c \
 	src/cli/mpi_launch.h
 pagani_LDADD = libpagani.la

@@ -2,12 +2,14 @@
  * main.c - `pagani [options] 'EXPR'`: integrates a C expression typed at the
  * shell through the public API of libpagani (pagani.h) and nothing else.
  *
- * Steps: parse the command line (args.c), read EXPR (and the parameter
- * file of --params-file, params_file.c), create a context on the chosen
- * backend, compile EXPR into an integrand, integrate (every line of the
- * parameter file in one pagani_integrate_batch call), print the results
- * (report.c). The exit status says how it ended (args.h). Under mpirun
- * the context spans the job and rank 0 alone prints (mpi_launch.c).
+ * Steps: parse the command line (args.c), read EXPR (from -f FILE,
+ * source_file.c; and the parameter file of --params-file, params_file.c),
+ * create a context on the chosen backend, compile EXPR into an integrand
+ * (when that fails for want of -n, say so: needs_more_axes), integrate
+ * (every line of the parameter file in one pagani_integrate_batch call),
+ * print the results (report.c). The exit status says how it ended
+ * (args.h). Under mpirun the context spans the job and rank 0 alone
+ * prints (mpi_launch.c).
  *
  * SIGINT (Ctrl-C), SIGTERM and SIGHUP are caught from before the context
  * is created: during the integration the handler asks the library to stop
@@ -31,6 +33,7 @@
 #include "mpi_launch.h"
 #include "params_file.h"
 #include "report.h"
+#include "source_file.h"
 
 /* The signals that stop a run: Ctrl-C, kill's default, a closed terminal. */
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -132,45 +135,6 @@ static int on_iteration(int iteration, long long size, double estimate,
     return stop_signal != 0;
 }
 
-/* Reads all of FILE ("-": stdin) into a malloc'd string; NULL after
- * printing why on stderr. */
-static char *read_file(const char *path)
-{
-    FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-
-    if (!in) {
-        fprintf(stderr, "pagani: %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    for (;;) {
-        if (cap - len < 4096) {
-            char *grown = realloc(text, cap = 2 * cap + 4096);
-            if (!grown) {
-                fprintf(stderr, "pagani: %s: out of memory\n", path);
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = grown;
-        }
-        len += fread(text + len, 1, cap - len - 1, in);
-        if (ferror(in)) {
-            fprintf(stderr, "pagani: %s: %s\n", path, strerror(errno));
-            free(text);
-            text = NULL;
-            break;
-        }
-        if (feof(in)) {
-            text[len] = '\0';
-            break;
-        }
-    }
-    if (in != stdin) fclose(in);
-    return text;
-}
-
 /* The library's defaults for the method, with what the command line set
  * and the progress callback, which gets `state`. */
 static pagani_options make_options(const cli_args *a, progress_state *state)
@@ -218,6 +182,36 @@ static int error_exit_status(int rc)
     }
 }
 
+/* Compiles EXPR (or the --components body) into *f, an integrand of
+ * `dim` axes with the parameter block `params` (nparams numbers); a
+ * pagani error code. */
+static int make_integrand(const cli_args *a, pagani_context *ctx, int dim,
+                          const char *expr, const double *params, int nparams,
+                          pagani_integrand **f)
+{
+    size_t params_size = (size_t)nparams * sizeof(double);
+    if (a->ncomp > 0)
+        return pagani_integrand_from_vector_source(ctx, f, dim, a->ncomp, expr,
+                                                   params, params_size);
+    return pagani_integrand_from_source(ctx, f, dim, expr, params,
+                                        params_size);
+}
+
+/* Whether EXPR, refused with n = 1 because no -n or --bounds gave n, is
+ * taken with the most axes the library has: then it reads x[1] or beyond
+ * and what the command line lacks is the dimension. (Compiles EXPR once
+ * more, on this error's path only.) */
+static int needs_more_axes(const cli_args *a, pagani_context *ctx,
+                           const char *expr, const double *params,
+                           int nparams)
+{
+    pagani_integrand *probe = NULL;
+    int rc = make_integrand(a, ctx, PAGANI_MAX_DIM, expr, params, nparams,
+                            &probe);
+    pagani_integrand_destroy(probe);
+    return rc == PAGANI_OK || rc == PAGANI_ERR_PARAMS;
+}
+
 /* Creates the context on the chosen backend, applies --threads and --memory
  * and compiles EXPR into *f with the parameter block `params` (nparams
  * numbers). Returns a pagani error code, with *step naming the step that
@@ -240,12 +234,7 @@ static int prepare(const cli_args *a, const char *expr, const double *params,
         (rc = pagani_context_set_memory(*ctx, (size_t)a->memory)) != PAGANI_OK)
         return rc;
     *step = a->components ? "--components" : "EXPR";
-    if (a->ncomp > 0)
-        return pagani_integrand_from_vector_source(
-            *ctx, f, a->dim, a->ncomp, expr, params,
-            (size_t)nparams * sizeof(double));
-    return pagani_integrand_from_source(*ctx, f, a->dim, expr, params,
-                                        (size_t)nparams * sizeof(double));
+    return make_integrand(a, *ctx, a->dim, expr, params, nparams, f);
 }
 
 /* Prints the results: one (text or JSON) without a parameter file, else
@@ -317,6 +306,16 @@ static int run(const cli_args *a, const char *expr, const params_table *t)
         status = CLI_EXIT_USAGE;
         goto done;
     }
+    if (rc == PAGANI_ERR_COMPILE && !a->dim_given) {
+        report_error(step, rc, ctx);
+        status = CLI_EXIT_LIBRARY;
+        if (needs_more_axes(a, ctx, expr, params, nparams)) {
+            fprintf(stderr, "pagani: no -n or --bounds given, so n = 1: give "
+                    "the dimension EXPR needs with -n N\n");
+            status = CLI_EXIT_USAGE;
+        }
+        goto done;
+    }
     if (rc != PAGANI_OK) {
         report_error(step, rc, ctx);
         status = error_exit_status(rc);
@@ -367,17 +366,19 @@ done:
     return status;
 }
 
-/* Reads the parameter file of --params-file into *t. Returns 0, or
- * CLI_EXIT_USAGE after saying why on stderr. */
+/* Reads the parameter file of --params-file ("-": stdin) into *t.
+ * Returns 0, or CLI_EXIT_USAGE after saying why on stderr. */
 static int read_params_file(const char *path, params_table *t)
 {
-    char *text = read_file(path);
+    FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     int status;
 
-    if (!text) return CLI_EXIT_USAGE;
-    status = params_table_read(text, strcmp(path, "-") == 0
-                                   ? "standard input" : path, t);
-    free(text);
+    if (!in) {
+        fprintf(stderr, "pagani: %s: %s\n", path, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    status = params_table_read(in, in == stdin ? "standard input" : path, t);
+    if (in != stdin) fclose(in);
     return status;
 }
 
@@ -403,7 +404,7 @@ int main(int argc, char **argv)
     }
     expr = a.components ? a.components : a.expr;
     if (a.file) {
-        if (!(text = read_file(a.file))) {
+        if (!(text = cli_read_source(a.file))) {
             status = CLI_EXIT_USAGE;
             goto done;
         }
