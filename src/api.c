@@ -434,10 +434,12 @@ static int integrate_batch(pagani_context *ctx, const char *entry,
         batch.params = f->params;
         batch.params_stride = 0;
     } else {
-        size_t stride = pagani_params_padded(params_size);
-        if ((rc = pagani_params_check(ctx, f, params_size)) != PAGANI_OK) return rc;
-        if (stride > ((size_t)-1) / (size_t)count ||
-            !(padded = calloc((size_t)count, stride)))
+        size_t stride;
+        if ((rc = pagani_params_check(ctx, f, params_size)) != PAGANI_OK ||
+            (rc = pagani_params_fit(ctx, params_size, count)) != PAGANI_OK)
+            return rc;
+        stride = pagani_params_padded(params_size);
+        if (!(padded = calloc((size_t)count, stride)))
             return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%s: %d parameter "
                                "blocks of %zu bytes", entry, count, params_size);
         for (int k = 0; k < count; k++)

@@ -111,8 +111,15 @@ int pagani_check_bounds(pagani_context *ctx, int n, const double *lower,
                         const double *upper);
 
 /* Bytes of a parameter block of params_size bytes padded to whole doubles
- * (as f->params and the blocks of a batch are). */
+ * (as f->params and the blocks of a batch are); params_size must have
+ * passed pagani_params_fit. */
 size_t pagani_params_padded(size_t params_size);
+
+/* Whether `count` (>= 1) parameter blocks of params_size bytes, each
+ * padded to whole doubles, fit in a size_t (integrand.c): PAGANI_OK, else
+ * PAGANI_ERR_NO_MEMORY with the sizes in ctx's message. Every size
+ * computed from a caller's params_size is checked by it first. */
+int pagani_params_fit(pagani_context *ctx, size_t params_size, int count);
 
 /* Sets the context's message (printf-style) and returns `code`, so that a
  * failure reads: return pagani_fail(ctx, PAGANI_ERR_BOUNDS, "...", ...). */
