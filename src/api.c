@@ -104,6 +104,17 @@ void pagani_context_add_layer(pagani_context *ctx, const backend_ops *ops,
     ctx->layer = *layer;
 }
 
+int pagani_collective_start(pagani_context *ctx, const pagani_integrand *f,
+                            const pagani_batch *batch,
+                            const pagani_options *opt, unsigned long long part)
+{
+    pagani_call_identity call;
+
+    if (!ctx->layer.call_start) return PAGANI_OK;
+    pagani_call_identity_of(&call, f, batch, opt, part);
+    return ctx->layer.call_start(ctx, &call);
+}
+
 int pagani_collective_end(pagani_context *ctx, int rc)
 {
     return ctx && ctx->layer.collective_end ? ctx->layer.collective_end(ctx, rc)
@@ -302,6 +313,8 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
                            "cubature supports 1 <= n <= %d, got n = %d",
                            PAGANI_MAX_CUBATURE_DIM, f->n);
 
+    if ((rc = pagani_collective_start(ctx, f, batch, &opt, 0)) != PAGANI_OK)
+        return rc;
     memset(results, 0, (size_t)batch->count * sizeof *results);
     start = pagani_now();
     rc = ctx->layer.run_batch

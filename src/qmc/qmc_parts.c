@@ -9,6 +9,7 @@
 #include <string.h>
 #include "qmc/qmc.h"
 #include "qmc/qmc_record.h"
+#include "state/identity.h"
 
 /* Part p of P of the indices 1..N: the first index and how many. */
 static void part_block(unsigned long long N, int P, int p,
@@ -49,6 +50,24 @@ static int start(pagani_context *ctx, pagani_integrand *f,
     return pagani_qmc_job(ctx, f, lower, upper, opt, job);
 }
 
+/* The start of pagani_qmc_part's work (pagani_collective_start): on an
+ * MPI context the ranks agree on the integral and the part. */
+static int agree_on_part(pagani_context *ctx, pagani_integrand *f,
+                         const double *lower, const double *upper,
+                         const pagani_options *opt, unsigned long long N,
+                         int p, int P)
+{
+    pagani_batch one = {1, f->params, 0, lower, upper, 0, NULL, NULL};
+    pagani_options qmc = *opt;
+    pagani_hash part = pagani_hash_start();
+
+    qmc.method = PAGANI_QMC; /* pagani_qmc_part ignores the method */
+    pagani_hash_word(&part, (unsigned long long)p);
+    pagani_hash_word(&part, (unsigned long long)P);
+    pagani_hash_word(&part, N);
+    return pagani_collective_start(ctx, f, &one, &qmc, part.state);
+}
+
 /* pagani_qmc_part, up to the agreement of the ranks. */
 static int part_sums(pagani_context *ctx, pagani_integrand *f,
                      const double *lower, const double *upper,
@@ -67,6 +86,9 @@ static int part_sums(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC parts: need 0 <= "
                            "part < parts <= points < 2^62 (part %d, parts "
                            "%d, points %llu)", p, P, N);
+    if ((rc = agree_on_part(ctx, f, lower, upper, &opt, N, p, P)) !=
+        PAGANI_OK)
+        return rc;
     if (!(sums = malloc((size_t)job.shifts * sizeof *sums)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC parts: %d sums",
                            job.shifts);
