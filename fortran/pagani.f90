@@ -414,7 +414,7 @@ module pagani
         end function
 
         ! ---- QMC in parts ----
-        ! A record is an integer(c_long_long) array of 8 + 69 * shifts
+        ! A record is an integer(c_long_long) array of 12 + 69 * shifts
         ! words (PAGANI_QMC_PART_WORDS in pagani.h); records is an array
         ! of c_loc(record) pointers.
         function pagani_qmc_part(ctx, f, lower, upper, options, points, &

@@ -525,13 +525,20 @@ int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
  * (N = qmc_initial_points * 2^(i - 1) after its i-th block), whatever P.
  *
  * A part's result is a record of PAGANI_QMC_PART_WORDS(shifts) 64-bit
- * integers: PAGANI_QMC_PART_HEADER words that say what it is (a tag and
- * version, the part, the parts, the shifts, N, n, the seed and the
- * transform), then for each shift the PAGANI_QMC_SUM_WORDS words of its
- * exact sum. It is plain data: store it as the caller likes (fwrite, a
- * database); it reads back on a machine of the same byte order.
+ * integers: PAGANI_QMC_PART_HEADER words that say what it is, then for
+ * each shift the PAGANI_QMC_SUM_WORDS words of its exact sum. The header,
+ * in order: a tag and version ("PQMC" in the high 32 bits, version 2 in
+ * the low), the part, the parts, the shifts, N, n, the seed, the
+ * transform; fingerprints (64-bit FNV-1a) of the integrand (its form, n,
+ * ncomp and source text; a host function's code cannot be known), of its
+ * parameter block and of the box (the bit patterns of its bounds); and a
+ * checksum, the FNV-1a of every other word of the record. It is plain
+ * data: store it as the caller likes (fwrite, a database); it reads back
+ * on a machine of the same byte order. The fingerprints and the checksum
+ * catch a part of another integral and a damaged record, not forgery:
+ * they are no signature.
  */
-#define PAGANI_QMC_PART_HEADER 8
+#define PAGANI_QMC_PART_HEADER 12
 #define PAGANI_QMC_SUM_WORDS 69
 #define PAGANI_QMC_PART_WORDS(shifts) \
     (PAGANI_QMC_PART_HEADER + (size_t)(shifts) * PAGANI_QMC_SUM_WORDS)
@@ -543,7 +550,7 @@ int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
  * ignored; qmc_shifts, qmc_transform and seed fix the points. Returns
  * PAGANI_OK, or an error as pagani_integrate's (PAGANI_ERR_NONFINITE
  * names the point where f was NaN or infinite); PAGANI_ERR_OPTION when
- * part, parts or points are out of range (N below 2^62);
+ * part, parts or points are out of range (0 <= part < parts <= N < 2^62);
  * PAGANI_ERR_COMPONENTS for a vector integrand (a record holds one
  * component's sums); PAGANI_ERR_STOPPED when a stop request cut it short
  * (pagani_context_request_stop). On a context of
@@ -561,9 +568,15 @@ int pagani_qmc_part(pagani_context *ctx, pagani_integrand *f,
  * PAGANI_MAX_ITERATIONS with every part present or PAGANI_MAX_EVALUATIONS
  * with some missing (then the estimate is the paper's weighting of the
  * parts present: each shift's mean over the points present).
- * PAGANI_ERR_OPTION when a record is not a part of this integral (tag,
- * shifts, points, dimension, seed or transform differ from the options')
- * or a part comes twice. Needs no backend: the context holds the message. */
+ * Records are untrusted input, each word checked before it is used:
+ * PAGANI_ERR_OPTION, with the message naming what, when a record is of
+ * another version, damaged (its checksum, or a sum no part can hold), out
+ * of range (part, parts, points), not a part of this integral (made from
+ * another integrand or parameter block, over another box, in another
+ * dimension, with other shifts, seed or transform, or cut into other
+ * parts of other points than record 0) or when a part comes twice;
+ * PAGANI_ERR_NULL_POINTER for a NULL record. Needs no backend: the
+ * context holds the message. */
 int pagani_qmc_combine_parts(pagani_context *ctx, pagani_integrand *f,
                              const double *lower, const double *upper,
                              const pagani_options *options, int count,

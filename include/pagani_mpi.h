@@ -42,6 +42,15 @@
  * rank, a backend error) returns the same code on every rank, and
  * pagani_context_message() says on every rank "rank R: " and the message
  * of the lowest rank R that failed. No rank is left waiting for another.
+ * Ranks whose calls differ are found before any work: pagani_integrate,
+ * its batch and vector forms and pagani_qmc_part compare, in one small
+ * MPI_Allreduce, the method, n, ncomp, the count of integrals and
+ * fingerprints of the integrand (its source, or a host function's form),
+ * the parameter blocks, the boxes, the options (all but the progress
+ * callback and its data) and the QMC part; when any differs every rank
+ * returns PAGANI_ERR_OPTION and the message names what differs ("the
+ * ranks' calls differ in the boxes"). Host functions are compared by
+ * form only: their code cannot be.
  * A failure of MPI itself (the layer's communicator returns errors rather
  * than aborting) is PAGANI_ERR_SYSTEM with MPI's message.
  */

@@ -104,6 +104,17 @@ void pagani_context_add_layer(pagani_context *ctx, const backend_ops *ops,
     ctx->layer = *layer;
 }
 
+int pagani_collective_start(pagani_context *ctx, const pagani_integrand *f,
+                            const pagani_batch *batch,
+                            const pagani_options *opt, unsigned long long part)
+{
+    pagani_call_identity call;
+
+    if (!ctx->layer.call_start) return PAGANI_OK;
+    pagani_call_identity_of(&call, f, batch, opt, part);
+    return ctx->layer.call_start(ctx, &call);
+}
+
 int pagani_collective_end(pagani_context *ctx, int rc)
 {
     return ctx && ctx->layer.collective_end ? ctx->layer.collective_end(ctx, rc)
@@ -302,6 +313,8 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
                            "cubature supports 1 <= n <= %d, got n = %d",
                            PAGANI_MAX_CUBATURE_DIM, f->n);
 
+    if ((rc = pagani_collective_start(ctx, f, batch, &opt, 0)) != PAGANI_OK)
+        return rc;
     memset(results, 0, (size_t)batch->count * sizeof *results);
     start = pagani_now();
     rc = ctx->layer.run_batch
@@ -434,10 +447,12 @@ static int integrate_batch(pagani_context *ctx, const char *entry,
         batch.params = f->params;
         batch.params_stride = 0;
     } else {
-        size_t stride = pagani_params_padded(params_size);
-        if ((rc = pagani_params_check(ctx, f, params_size)) != PAGANI_OK) return rc;
-        if (stride > ((size_t)-1) / (size_t)count ||
-            !(padded = calloc((size_t)count, stride)))
+        size_t stride;
+        if ((rc = pagani_params_check(ctx, f, params_size)) != PAGANI_OK ||
+            (rc = pagani_params_fit(ctx, params_size, count)) != PAGANI_OK)
+            return rc;
+        stride = pagani_params_padded(params_size);
+        if (!(padded = calloc((size_t)count, stride)))
             return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%s: %d parameter "
                                "blocks of %zu bytes", entry, count, params_size);
         for (int k = 0; k < count; k++)

@@ -8,6 +8,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -43,15 +44,26 @@ static int validate(pagani_context *ctx, pagani_integrand **f, int n,
     return PAGANI_OK;
 }
 
-/* Doubles in a parameter block of `bytes` bytes, a partial one counted. */
+/* Doubles in a parameter block of `bytes` bytes, a partial one counted
+ * (for any size_t: no rounding up that wraps). */
 static size_t param_doubles(size_t bytes)
 {
-    return (bytes + sizeof(double) - 1) / sizeof(double);
+    return bytes / sizeof(double) + (bytes % sizeof(double) != 0);
 }
 
 size_t pagani_params_padded(size_t params_size)
 {
     return param_doubles(params_size) * sizeof(double);
+}
+
+int pagani_params_fit(pagani_context *ctx, size_t params_size, int count)
+{
+    if (param_doubles(params_size) <= SIZE_MAX / sizeof(double) / (size_t)count)
+        return PAGANI_OK;
+    return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%d parameter block%s of "
+                       "%zu bytes, padded to whole doubles, exceed%s the "
+                       "address space", count, count > 1 ? "s" : "",
+                       params_size, count > 1 ? "" : "s");
 }
 
 /* Copies a parameter block into f (NULL when params_size is 0), padded
@@ -60,8 +72,12 @@ size_t pagani_params_padded(size_t params_size)
 static int copy_params(pagani_integrand *f, const void *params,
                        size_t params_size)
 {
-    size_t padded = param_doubles(params_size) * sizeof(double);
+    size_t padded;
     void *copy = NULL;
+    int rc = pagani_params_fit(f->ctx, params_size, 1);
+
+    if (rc != PAGANI_OK) return rc;
+    padded = pagani_params_padded(params_size);
     if (params_size > 0) {
         copy = calloc(1, padded);
         if (!copy)

@@ -17,10 +17,45 @@
 
 struct pagani_batch; /* methods.h */
 
+/* What the ranks of an MPI context must agree on when a collective call
+ * starts its work: a word for each field, the thing itself or its
+ * fingerprint (state/identity.h). */
+enum pagani_call_field {
+    PAGANI_CALL_METHOD,
+    PAGANI_CALL_N,
+    PAGANI_CALL_NCOMP,
+    PAGANI_CALL_COUNT,
+    PAGANI_CALL_INTEGRAND,
+    PAGANI_CALL_PARAMS,
+    PAGANI_CALL_BOXES,
+    PAGANI_CALL_OPTIONS,
+    PAGANI_CALL_PART,      /* pagani_qmc_part's part, parts and points */
+    PAGANI_CALL_FIELDS
+};
+
+typedef struct pagani_call_identity {
+    unsigned long long field[PAGANI_CALL_FIELDS];
+} pagani_call_identity;
+
+/* The identity of integrating batch with f and opt, opt's method chosen
+ * (call_identity.c); part: pagani_qmc_part's fingerprint of its part,
+ * parts and points, else 0. */
+void pagani_call_identity_of(pagani_call_identity *id,
+                             const pagani_integrand *f,
+                             const struct pagani_batch *batch,
+                             const pagani_options *opt,
+                             unsigned long long part);
+
+/* A field's name for a message ("the boxes"). */
+const char *pagani_call_field_name(int field);
+
 /* A layer over a context's backend: the MPI layer (src/mpi) on a context
  * made on a communicator. */
 typedef struct pagani_layer {
     void *state;
+    /* The start of a collective call's work, once this rank's own checks
+     * passed: see pagani_collective_start. */
+    int (*call_start)(pagani_context *ctx, const pagani_call_identity *call);
     /* The end of every collective public call: see pagani_collective_end. */
     int (*collective_end)(pagani_context *ctx, int rc);
     /* Runs a checked batch in place of pagani_run_method (methods.h), which
@@ -111,8 +146,15 @@ int pagani_check_bounds(pagani_context *ctx, int n, const double *lower,
                         const double *upper);
 
 /* Bytes of a parameter block of params_size bytes padded to whole doubles
- * (as f->params and the blocks of a batch are). */
+ * (as f->params and the blocks of a batch are); params_size must have
+ * passed pagani_params_fit. */
 size_t pagani_params_padded(size_t params_size);
+
+/* Whether `count` (>= 1) parameter blocks of params_size bytes, each
+ * padded to whole doubles, fit in a size_t (integrand.c): PAGANI_OK, else
+ * PAGANI_ERR_NO_MEMORY with the sizes in ctx's message. Every size
+ * computed from a caller's params_size is checked by it first. */
+int pagani_params_fit(pagani_context *ctx, size_t params_size, int count);
 
 /* Sets the context's message (printf-style) and returns `code`, so that a
  * failure reads: return pagani_fail(ctx, PAGANI_ERR_BOUNDS, "...", ...). */
@@ -158,6 +200,18 @@ int pagani_context_create_ranked(pagani_context **out, pagani_backend backend,
  * backend did not open) only the layer is kept. */
 void pagani_context_add_layer(pagani_context *ctx, const backend_ops *ops,
                               const pagani_layer *layer);
+
+/* Where a collective public call (pagani_integrate, its batch and vector
+ * forms, pagani_qmc_part) starts its work on ctx, after this rank's own
+ * checks: PAGANI_OK on an ordinary context (nothing is computed); on an
+ * MPI context the ranks agree first on the code (a rank that failed its
+ * checks fails all), then on the call's identity (pagani_call_identity_of
+ * with these arguments), and every rank returns PAGANI_ERR_OPTION, with a
+ * message naming the fields that differ, when the ranks' calls differ. */
+int pagani_collective_start(pagani_context *ctx, const pagani_integrand *f,
+                            const struct pagani_batch *batch,
+                            const pagani_options *opt,
+                            unsigned long long part);
 
 /* Where a public call on ctx ends that is collective on an MPI context
  * (integrand creation, pagani_integrate, pagani_integrate_batch, the QMC

@@ -25,3 +25,9 @@ tests_test_qmc_parts_SOURCES = tests/test_qmc_parts.c tests/qmc_suite.h
 tests_test_qmc_parts_LDADD = $(TEST_LIBS)
 TESTS += tests/test_qmc_parts.sh
 EXTRA_DIST += tests/test_qmc_parts.sh
+
+# Records as untrusted input: forged, damaged and foreign records refused.
+check_PROGRAMS += tests/test_qmc_records
+tests_test_qmc_records_SOURCES = tests/test_qmc_records.c tests/tap.h
+tests_test_qmc_records_LDADD = $(TEST_LIBS)
+TESTS += tests/test_qmc_records

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -286,6 +287,54 @@ static void check_int_overflows(pagani_context *ctx)
            pagani_status_name(r.status), r.evaluations);
 }
 
+/* Issue 30 item 4: parameter blocks whose size, padded to whole doubles
+ * or times a batch's count, leaves a size_t (the padding wrapped round to
+ * a few bytes: a crash in the copy, or heap corruption). */
+static void check_params_sizes(pagani_context *ctx)
+{
+    static const size_t sizes[] = {SIZE_MAX, SIZE_MAX - 3};
+    double param = 2.0, lo[1] = {0}, hi[1] = {1};
+    pagani_options o = pagani_options_default(PAGANI_CUBATURE);
+    pagani_integrand *g = NULL;
+    pagani_result r[2];
+    int rc;
+
+    for (int i = 0; i < 2; i++) {
+        rc = pagani_integrand_from_function(ctx, &g, 1, scaled_x0, &param,
+                                            sizes[i]);
+        tap_ok(rc == PAGANI_ERR_NO_MEMORY && !g && has(ctx, "address space"),
+               "from_function, params_size SIZE_MAX - %d: "
+               "PAGANI_ERR_NO_MEMORY: %s", 3 * i, pagani_context_message(ctx));
+        rc = pagani_integrand_from_source(ctx, &g, 1, "return p[0] * x[0];",
+                                          &param, sizes[i]);
+        tap_ok(rc == PAGANI_ERR_NO_MEMORY && !g,
+               "from_source, params_size SIZE_MAX - %d: PAGANI_ERR_NO_MEMORY",
+               3 * i);
+    }
+    if (pagani_integrand_from_function(ctx, &g, 1, scaled_x0, &param,
+                                       sizeof param) != PAGANI_OK) {
+        tap_ok(0, "an integrand with a parameter block");
+        return;
+    }
+    rc = pagani_integrand_set_params(g, &param, SIZE_MAX - 3);
+    tap_ok(rc == PAGANI_ERR_NO_MEMORY, "set_params, params_size SIZE_MAX - "
+           "3: PAGANI_ERR_NO_MEMORY: %s", pagani_context_message(ctx));
+    rc = pagani_integrate(ctx, g, lo, hi, &o, &r[0]);
+    tap_ok(rc == PAGANI_OK && fabs(r[0].value - 1.0) < 1e-12,
+           "after it the integrand keeps its block: 2 x over [0,1] = %.15g",
+           r[0].value);
+    rc = pagani_integrate_batch(ctx, g, 1, &param, SIZE_MAX - 3, lo, hi, 0,
+                                &o, r);
+    tap_ok(rc == PAGANI_ERR_NO_MEMORY, "batch of 1, params_size SIZE_MAX - "
+           "3: PAGANI_ERR_NO_MEMORY: %s", pagani_context_message(ctx));
+    rc = pagani_integrate_batch(ctx, g, 2, &param, SIZE_MAX / 2 - 3, lo, hi,
+                                0, &o, r);
+    tap_ok(rc == PAGANI_ERR_NO_MEMORY && has(ctx, "2 parameter blocks"),
+           "batch of 2, params_size SIZE_MAX / 2 - 3 (the product "
+           "overflows): PAGANI_ERR_NO_MEMORY: %s", pagani_context_message(ctx));
+    pagani_integrand_destroy(g);
+}
+
 /* Item 7: thread counts are capped, PAGANI_THREADS included. */
 static void check_thread_counts(pagani_context *ctx)
 {
@@ -402,6 +451,7 @@ int main(void)
     check_bounds_and_blame(ctx);
     check_int_overflows(ctx);
     check_thread_counts(ctx);
+    check_params_sizes(ctx);
     pagani_context_destroy(ctx);
     tap_done();
     return tap_exit_code();

@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_layout.sh - TAP check that includes run one way between the modules
 # (README, "Source tree"): api -> drivers -> backend interface -> backends,
-# with sampling/, rules/ (which may use sampling/) and jit/ below them. Each file's quoted #include
+# with sampling/, rules/ (which may use sampling/), jit/ and state/ below
+# them. Each file's quoted #include
 # lines are read and every included file must belong to a module that the
 # including file's module may use.
 
@@ -33,11 +34,12 @@ module() {
 # The modules a module may include, besides itself.
 allowed() {
     case $1 in
-    api) echo "interface methods jit" ;;
-    cubature|vegas|qmc) echo "interface methods sampling rules" ;;
+    api) echo "interface methods jit state" ;;
+    cubature|vegas|qmc) echo "interface methods sampling rules state" ;;
     cpu) echo "interface sampling rules" ;;
     gpu) echo "interface sampling rules jit" ;;
     jit) echo "interface" ;;
+    state) echo "interface" ;;
     sampling) echo "interface" ;;
     rules) echo "interface sampling" ;;
     interface) echo "sampling rules" ;;

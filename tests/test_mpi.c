@@ -21,6 +21,12 @@
  *                        the last integral
  *                        of a batch (batch-nan); rank 0 prints the code
  *                        of every rank and whether their messages agree
+ *   test_mpi differ WHAT R  rank R alone makes another call than the
+ *                        others (WHAT: box, source, n, params, count:
+ *                        another box, integrand source, dimension,
+ *                        parameter block or batch count; part: another
+ *                        QMC part): every rank returns PAGANI_ERR_OPTION
+ *                        with one message naming what differs
  *   test_mpi stop R      rank R alone asks for a stop before each method's
  *                        call (pagani_context_request_stop): every rank
  *                        ends PAGANI_STOPPED at the first pass (NaN +-
@@ -348,6 +354,63 @@ static int fail(pagani_context *ctx, const char *what, int bad)
     return report_codes(ctx, rc, want);
 }
 
+/* The differ run: rank `odd` alone calls with another `what` than the
+ * others; every rank must fail with PAGANI_ERR_OPTION and one message
+ * that names it. */
+static int differ(pagani_context *ctx, const char *what, int odd)
+{
+    double lower[4] = {0, 0, 0, 0}, upper[4] = {1, 1, 1, 1};
+    double params[3] = {0.1, 0.2, 0.3};
+    pagani_options opt = pagani_options_default(PAGANI_QMC);
+    pagani_integrand *f = NULL;
+    pagani_result r[3];
+    long long record[PAGANI_QMC_PART_WORDS(16)];
+    const char *names = "";
+    int me = rank == odd, n = 3, rc;
+
+    if (!strcmp(what, "box")) {
+        upper[2] = me ? 2 : 1;
+        names = "the boxes";
+    } else if (!strcmp(what, "n")) {
+        n = me ? 4 : 3;
+        names = "the dimension n";
+    } else if (!strcmp(what, "source")) {
+        opt.method = PAGANI_VEGAS;
+        names = "the integrand";
+    } else if (!strcmp(what, "params")) {
+        params[0] = me ? 0.5 : 0.1;
+        names = "the parameter blocks";
+    } else if (!strcmp(what, "count")) {
+        opt.method = PAGANI_CUBATURE;
+        names = "the count of integrals";
+    } else if (!strcmp(what, "part")) {
+        names = "the QMC part";
+    }
+    if (!strcmp(what, "source"))
+        rc = pagani_integrand_from_source(ctx, &f, n,
+                                          me ? "return x[0] + x[1];"
+                                             : "return x[0] * x[1];",
+                                          NULL, 0);
+    else if ((rc = pagani_integrand_create(ctx, &f, n, &nan_param)) ==
+             PAGANI_OK)
+        rc = pagani_integrand_set_params(f, params, sizeof params[0]);
+    if (rc != PAGANI_OK) {
+        report_codes(ctx, rc, PAGANI_OK);
+        return 0;
+    }
+    if (!strcmp(what, "part"))
+        rc = pagani_qmc_part(ctx, f, lower, upper, &opt, 1000, me, 2, record);
+    else if (!strcmp(what, "params") || !strcmp(what, "count"))
+        rc = pagani_integrate_batch(ctx, f, me && *what == 'c' ? 2 : 3, params,
+                                    sizeof params[0], lower, upper, 0, &opt,
+                                    r);
+    else
+        rc = pagani_integrate(ctx, f, lower, upper, &opt, r);
+    pagani_integrand_destroy(f);
+    return report_codes(ctx, rc, PAGANI_ERR_OPTION) &&
+           strstr(pagani_context_message(ctx), names);
+}
+
 /* The parts run: every part, each over the ranks, combined. */
 static int parts(pagani_context *ctx, unsigned long long N, int P)
 {
@@ -419,6 +482,8 @@ int main(int argc, char **argv)
         ok = results(ctx);
     } else if (argc == 4 && !strcmp(argv[1], "fail")) {
         ok = fail(ctx, argv[2], atoi(argv[3]) % size);
+    } else if (argc == 4 && !strcmp(argv[1], "differ")) {
+        ok = differ(ctx, argv[2], atoi(argv[3]) % size);
     } else if (argc == 3 && !strcmp(argv[1], "stop")) {
         ok = stop_run(ctx, atoi(argv[2]) % size);
     } else if (argc == 4 && !strcmp(argv[1], "part")) {
@@ -427,7 +492,9 @@ int main(int argc, char **argv)
         ok = region_bytes(ctx->kind, atoi(argv[2]));
     } else if (rank == 0) {
         fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
-                        "stop RANK | part N P | region-bytes N\n");
+                        "differ WHAT RANK | stop RANK | part N P | "
+                        "region-bytes N
+");
     }
     pagani_context_destroy(ctx);
     MPI_Finalize();

@@ -17,6 +17,10 @@
 #    cubature regions or a batch: every rank returns the same code with one message (in a
 #    batch naming the integral by its index in the whole batch), and
 #    nothing hangs.
+#  - disagreement: the last rank alone passes another box, integrand
+#    source, dimension, parameter block, batch count or QMC part: every
+#    rank returns PAGANI_ERR_OPTION (5) with one message naming what
+#    differs, and nothing hangs.
 #  - parts: pagani_qmc_part distributed over 3 ranks equals the parts on
 #    one rank (the separate-process split is tests/test_qmc_parts.sh).
 #  - the pagani command under mpirun prints once, what one process prints.
@@ -102,6 +106,17 @@ for what in memory compile option nan vegas-nan cubature-nan batch-nan; do
         status=$?
         what_failed="$what failing on rank $((np - 1)) of $np"
         ok $status "$what_failed: one code, one message everywhere, no hang"
+    done
+done
+
+# WHAT differs on the last rank alone: every rank fails with
+# PAGANI_ERR_OPTION and one message naming it, and nothing hangs (a
+# batch count that differed hung cubature on 3 ranks).
+for what in box source n params count part; do
+    for np in $others; do
+        tap_show="$tmp/out.$np $tmp/err.$np"
+        run "$np" differ "$what" $((np - 1))
+        ok $? "$what differing on rank $((np - 1)) of $np: PAGANI_ERR_OPTION everywhere, naming it, no hang"
     done
 done
 

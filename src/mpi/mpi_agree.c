@@ -2,8 +2,11 @@
  * mpi_agree.c - the agreement of the ranks on a code (mpi_layer.h): the
  * one collective step that every other step of the layer starts with, so
  * that an error on one rank reaches every rank and no rank waits for a
- * message that will not come.
+ * message that will not come; and at the start of a call's work, on what
+ * the call computes, so that ranks given different arguments fail
+ * together instead of computing different things or waiting.
  */
+#include <stdio.h>
 #include <string.h>
 #include "mpi/mpi_layer.h"
 
@@ -73,4 +76,43 @@ int mpi_agree(pagani_context *ctx, mpi_layer *L, int rc, enum mpi_step step)
     if (rc != PAGANI_OK && rc != PAGANI_STOP_REQUESTED && step != MPI_STEP_CALL_END)
         L->agreed = rc;
     return rc;
+}
+
+/* Appends field i's name to a list of `have` names in text. */
+static void name_field(char *text, size_t size, int have, int i)
+{
+    size_t len = strlen(text);
+    snprintf(text + len, size - len, "%s%s", have ? ", " : "",
+             pagani_call_field_name(i));
+}
+
+int mpi_call_start(pagani_context *ctx, const pagani_call_identity *call)
+{
+    mpi_layer *L = mpi_layer_of(ctx);
+    /* each field and its complement: one MPI_MIN gives min and max */
+    unsigned long long mine[2 * PAGANI_CALL_FIELDS];
+    unsigned long long all[2 * PAGANI_CALL_FIELDS];
+    char differ[512] = "";
+    int rc = mpi_agree(ctx, L, PAGANI_OK, MPI_STEP_CALL_START), mpi_rc, n = 0;
+    double start;
+
+    if (rc != PAGANI_OK) return rc;
+    for (int i = 0; i < PAGANI_CALL_FIELDS; i++) {
+        mine[2 * i] = call->field[i];
+        mine[2 * i + 1] = ~call->field[i];
+    }
+    start = MPI_Wtime();
+    mpi_rc = MPI_Allreduce(mine, all, 2 * PAGANI_CALL_FIELDS,
+                           MPI_UNSIGNED_LONG_LONG, MPI_MIN, L->comm);
+    L->mpi_seconds += MPI_Wtime() - start;
+    if (mpi_rc != MPI_SUCCESS)
+        return L->agreed = mpi_check(ctx, mpi_rc, "MPI_Allreduce");
+    for (int i = 0; i < PAGANI_CALL_FIELDS; i++)
+        if (all[2 * i] != ~all[2 * i + 1])
+            name_field(differ, sizeof differ, n++, i);
+    if (!n) return PAGANI_OK;
+    return L->agreed = pagani_fail(ctx, PAGANI_ERR_OPTION, "the ranks' "
+                                   "calls differ in %s: every rank must "
+                                   "make the same call with the same "
+                                   "arguments (pagani_mpi.h)", differ);
 }

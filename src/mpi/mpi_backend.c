@@ -33,7 +33,8 @@ static void layer_release_integrand(void *state, struct pagani_integrand *f)
 
 void mpi_install(pagani_context *ctx, mpi_layer *L)
 {
-    pagani_layer layer = {L, mpi_call_end, mpi_run_batch, mpi_layer_close};
+    pagani_layer layer = {L, mpi_call_start, mpi_call_end, mpi_run_batch,
+                          mpi_layer_close};
 
     L->inner = ctx->backend;
     L->inner_state = ctx->backend_state;

@@ -92,8 +92,8 @@ int pagani_mpi_context_create(pagani_context **out, pagani_backend backend,
     if (*out && rc == PAGANI_OK) {
         mpi_install(*out, L);
     } else if (*out) { /* the layer only, to agree and to be freed */
-        pagani_layer layer = {L, mpi_call_end, mpi_run_batch,
-                              mpi_layer_close};
+        pagani_layer layer = {L, mpi_call_start, mpi_call_end,
+                              mpi_run_batch, mpi_layer_close};
         pagani_context_add_layer(*out, (*out)->backend, &layer);
     }
     rc = mpi_agree(*out, L, rc, MPI_STEP_CALL_END);

@@ -23,6 +23,7 @@
  * and fail instead of waiting. */
 enum mpi_step {
     MPI_STEP_CALL_END = 1,   /* the end of a collective public call */
+    MPI_STEP_CALL_START,     /* the start of its work (mpi_call_start) */
     MPI_STEP_QMC_SETUP,
     MPI_STEP_QMC_SUMS,
     MPI_STEP_BATCH,          /* a batch spread over the ranks */
@@ -106,6 +107,12 @@ void mpi_layer_close(void *layer);
 /* The end of a collective public call (pagani_collective_end;
  * mpi_context.c). */
 int mpi_call_end(pagani_context *ctx, int rc);
+
+/* The start of a collective call's work (pagani_collective_start;
+ * mpi_agree.c): an agreement on the code, then one MPI_Allreduce of the
+ * call's identity; PAGANI_ERR_OPTION on every rank, naming the fields
+ * that differ, when the ranks' calls differ. */
+int mpi_call_start(pagani_context *ctx, const pagani_call_identity *call);
 
 /* The cubature operations that spread the region list over the ranks
  * (mpi_cubature.c); they call layer->inner_cubature. */

@@ -2,5 +2,7 @@
 libpagani_la_SOURCES += \
 	src/qmc/qmc.h \
 	src/qmc/qmc_split.c \
+	src/qmc/qmc_record.h \
+	src/qmc/qmc_record.c \
 	src/qmc/qmc_parts.c \
 	src/qmc/qmc_driver.c

@@ -3,21 +3,13 @@
  * a part's exact sums as a record the caller stores, and the combination
  * of records into the one-process result.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "qmc/qmc.h"
-
-/* The record's words: a pagani_xsum is its bins and its load. */
-typedef char record_sums_are_xsums[PAGANI_QMC_SUM_WORDS * sizeof(long long) ==
-                                           sizeof(pagani_xsum)
-                                       ? 1
-                                       : -1];
-
-#define PART_TAG 0x50514d4300000001LL /* "PQMC", version 1 */
-
-/* The header's words. */
-enum { H_TAG, H_PART, H_PARTS, H_SHIFTS, H_POINTS, H_N, H_SEED, H_TRANSFORM };
+#include "qmc/qmc_record.h"
+#include "state/identity.h"
 
 /* Part p of P of the indices 1..N: the first index and how many. */
 static void part_block(unsigned long long N, int P, int p,
@@ -58,6 +50,24 @@ static int start(pagani_context *ctx, pagani_integrand *f,
     return pagani_qmc_job(ctx, f, lower, upper, opt, job);
 }
 
+/* The start of pagani_qmc_part's work (pagani_collective_start): on an
+ * MPI context the ranks agree on the integral and the part. */
+static int agree_on_part(pagani_context *ctx, pagani_integrand *f,
+                         const double *lower, const double *upper,
+                         const pagani_options *opt, unsigned long long N,
+                         int p, int P)
+{
+    pagani_batch one = {1, f->params, 0, lower, upper, 0, NULL, NULL};
+    pagani_options qmc = *opt;
+    pagani_hash part = pagani_hash_start();
+
+    qmc.method = PAGANI_QMC; /* pagani_qmc_part ignores the method */
+    pagani_hash_word(&part, (unsigned long long)p);
+    pagani_hash_word(&part, (unsigned long long)P);
+    pagani_hash_word(&part, N);
+    return pagani_collective_start(ctx, f, &one, &qmc, part.state);
+}
+
 /* pagani_qmc_part, up to the agreement of the ranks. */
 static int part_sums(pagani_context *ctx, pagani_integrand *f,
                      const double *lower, const double *upper,
@@ -71,10 +81,14 @@ static int part_sums(pagani_context *ctx, pagani_integrand *f,
     int rc = start(ctx, f, lower, upper, options, record, &opt, &job);
 
     if (rc != PAGANI_OK) return rc;
-    if (P < 1 || p < 0 || p >= P || N < 1 || N >= 1ULL << 62)
+    if (P < 1 || p < 0 || p >= P || N < (unsigned long long)P ||
+        N >= 1ULL << 62)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC parts: need 0 <= "
-                           "part < parts and 1 <= points < 2^62 (part %d, "
-                           "parts %d, points %llu)", p, P, N);
+                           "part < parts <= points < 2^62 (part %d, parts "
+                           "%d, points %llu)", p, P, N);
+    if ((rc = agree_on_part(ctx, f, lower, upper, &opt, N, p, P)) !=
+        PAGANI_OK)
+        return rc;
     if (!(sums = malloc((size_t)job.shifts * sizeof *sums)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC parts: %d sums",
                            job.shifts);
@@ -86,16 +100,7 @@ static int part_sums(pagani_context *ctx, pagani_integrand *f,
     if (rc == PAGANI_STOP_REQUESTED) /* no status to carry it */
         rc = pagani_fail(ctx, PAGANI_ERR_STOPPED, "QMC part %d of %d: stopped "
                          "on request; the record is incomplete", p, P);
-    record[H_TAG] = PART_TAG;
-    record[H_PART] = p;
-    record[H_PARTS] = P;
-    record[H_SHIFTS] = job.shifts;
-    record[H_POINTS] = (long long)N;
-    record[H_N] = job.n;
-    record[H_SEED] = (long long)job.seed;
-    record[H_TRANSFORM] = job.transform;
-    memcpy(record + PAGANI_QMC_PART_HEADER, sums,
-           (size_t)job.shifts * sizeof *sums);
+    qmc_record_write(&job, p, P, N, sums, record);
     free(sums);
     return rc;
 }
@@ -114,66 +119,63 @@ int pagani_qmc_part(pagani_context *ctx, pagani_integrand *f,
     return pagani_collective_end(ctx, rc);
 }
 
-/* Whether record r is a part of the integral of job (the first record
- * fixes the points and the parts). */
-static int check_record(pagani_context *ctx, const qmc_job *job,
-                        const long long *first, const long long *rec, int r)
+static int compare_parts(const void *a, const void *b)
 {
-    if (!rec)
-        return pagani_fail(ctx, PAGANI_ERR_NULL_POINTER, "QMC parts: record "
-                           "%d is NULL", r);
-    if (rec[H_TAG] != PART_TAG || rec[H_SHIFTS] != job->shifts ||
-        rec[H_N] != job->n || rec[H_SEED] != (long long)job->seed ||
-        rec[H_TRANSFORM] != job->transform ||
-        rec[H_POINTS] != first[H_POINTS] || rec[H_PARTS] != first[H_PARTS] ||
-        rec[H_PARTS] < 1 || rec[H_PART] < 0 || rec[H_PART] >= rec[H_PARTS] ||
-        rec[H_POINTS] < 1)
-        return pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC parts: record %d is "
-                           "not a part of this integral (its tag, shifts, "
-                           "points, parts, dimension, seed or transform "
-                           "differ from the options' or the first record's)",
-                           r);
-    return PAGANI_OK;
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
 }
 
-/* Merges the records' sums into acc (job->shifts of them) and counts the
- * points present; a part may come once. */
+/* Whether the checked records' parts are distinct (a part may come
+ * once): sorted, no two alike. */
+static int distinct_parts(pagani_context *ctx, int count,
+                          const long long *const *records)
+{
+    long long *part = malloc((size_t)count * sizeof *part);
+    int rc = PAGANI_OK;
+
+    if (!part)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC parts: %d part "
+                           "numbers", count);
+    for (int i = 0; i < count; i++) part[i] = records[i][QMC_REC_PART];
+    qsort(part, (size_t)count, sizeof *part, compare_parts);
+    for (int i = 1; i < count && rc == PAGANI_OK; i++)
+        if (part[i] == part[i - 1])
+            rc = pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC parts: part %lld "
+                             "comes twice", part[i]);
+    free(part);
+    return rc;
+}
+
+/* Checks the records (each a part of job's integral, cut as record 0,
+ * each part once), then merges their sums into acc (job->shifts of them)
+ * and counts the points present. */
 static int merge_records(pagani_context *ctx, const qmc_job *job, int count,
                          const long long *const *records, pagani_xsum *acc,
                          unsigned long long *points)
 {
-    const int P = (int)records[0][H_PARTS];
-    char *seen = calloc((size_t)P, 1);
-    int rc = seen ? PAGANI_OK
-                  : pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC parts: %d", P);
+    int rc = PAGANI_OK;
 
     *points = 0;
+    for (int i = 0; i < count && rc == PAGANI_OK; i++)
+        rc = qmc_record_check(ctx, job, i ? records[0] : NULL, records[i], i);
+    if (rc != PAGANI_OK) return rc;
+    if (count > records[0][QMC_REC_PARTS])
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC parts: %d records of "
+                           "%lld parts", count, records[0][QMC_REC_PARTS]);
+    if ((rc = distinct_parts(ctx, count, records)) != PAGANI_OK) return rc;
     for (int i = 0; i < count && rc == PAGANI_OK; i++) {
         const long long *rec = records[i];
         unsigned long long first, n;
-        if ((rc = check_record(ctx, job, records[0], rec, i)) != PAGANI_OK)
-            break;
-        if (seen[rec[H_PART]]++) {
-            rc = pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC parts: part %lld "
-                             "comes twice (record %d)", rec[H_PART], i);
-            break;
-        }
         for (int r = 0; r < job->shifts && rc == PAGANI_OK; r++) {
             pagani_xsum s;
-            memcpy(&s, rec + PAGANI_QMC_PART_HEADER +
-                           (size_t)r * PAGANI_QMC_SUM_WORDS, sizeof s);
-            if (s.load < 0 || s.load > PAGANI_XSUM_MAX_LOAD)
-                rc = pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC parts: record "
-                                 "%d is damaged (shift %d)", i, r);
-            else
+            if ((rc = qmc_record_sum(ctx, rec, i, r, &s)) == PAGANI_OK)
                 pagani_xsum_merge(&acc[r], &s);
         }
-        if (rc != PAGANI_OK) break;
-        part_block((unsigned long long)rec[H_POINTS], P, (int)rec[H_PART],
-                   &first, &n);
+        part_block((unsigned long long)rec[QMC_REC_POINTS],
+                   (int)rec[QMC_REC_PARTS], (int)rec[QMC_REC_PART], &first,
+                   &n);
         *points += n;
     }
-    free(seen);
     return rc;
 }
 
@@ -199,7 +201,6 @@ int pagani_qmc_combine_parts(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, count < 1 ? PAGANI_ERR_OPTION
                                           : PAGANI_ERR_NULL_POINTER,
                            "QMC parts: need count >= 1 records");
-    if (!records[0]) return check_record(ctx, &job, NULL, NULL, 0);
     if (!(acc = malloc((size_t)job.shifts * sizeof *acc)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC parts: %d sums",
                            job.shifts);
@@ -214,7 +215,10 @@ int pagani_qmc_combine_parts(pagani_context *ctx, pagani_integrand *f,
         result->error = isfinite(est.value) && isfinite(est.error)
                             ? est.error : INFINITY;
         result->iterations = 1;
-        result->evaluations = (long long)(points * (unsigned)job.shifts);
+        result->evaluations = points > (unsigned long long)LLONG_MAX /
+                                           (unsigned)job.shifts
+                                  ? LLONG_MAX
+                                  : (long long)(points * (unsigned)job.shifts);
         result->method = PAGANI_QMC;
         result->backend = ctx->kind;
         if (pagani_qmc_all_zero(acc, job.shifts))
@@ -223,9 +227,10 @@ int pagani_qmc_combine_parts(pagani_context *ctx, pagani_integrand *f,
                  result->error <= fmax(epsabs, epsrel * fabs(result->value)))
             result->status = PAGANI_CONVERGED;
         else
-            result->status = points < (unsigned long long)records[0][H_POINTS]
-                                 ? PAGANI_MAX_EVALUATIONS
-                                 : PAGANI_MAX_ITERATIONS;
+            result->status =
+                points < (unsigned long long)records[0][QMC_REC_POINTS]
+                    ? PAGANI_MAX_EVALUATIONS
+                    : PAGANI_MAX_ITERATIONS;
     }
     free(acc);
     return rc;
