@@ -493,8 +493,7 @@ int main(int argc, char **argv)
     } else if (rank == 0) {
         fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
                         "differ WHAT RANK | stop RANK | part N P | "
-                        "region-bytes N
-");
+                        "region-bytes N\n");
     }
     pagani_context_destroy(ctx);
     MPI_Finalize();
