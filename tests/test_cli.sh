@@ -25,15 +25,15 @@ run() {
     rc=$?
 }
 
-# bounded ARGS...: run, for input that pagani must not read without end:
+# bounded_read ARGS...: run pagani, for input that pagani must not read without end:
 # with a hang bound, and a memory limit of 1 GiB (which an unbounded read
 # reaches in seconds) where pagani starts under one (not under ASan,
 # which reserves terabytes of address space).
 memory_kb=1048576
 (ulimit -v $memory_kb && "$PAGANI" --version) >/dev/null 2>&1 ||
     memory_kb=unlimited
-bounded() {
-    (ulimit -v $memory_kb; timeout 120 "$PAGANI" --backend cpu "$@") \
+bounded_read() {
+    (ulimit -v $memory_kb; timeout "$tap_hang" "$PAGANI" --backend cpu "$@") \
         >"$out" 2>"$err"
     rc=$?
 }
@@ -112,7 +112,7 @@ printf ' ' >>"$tmp/expr_1m.c"
 run -f "$tmp/expr_1m.c"
 [ $rc -eq 2 ] && grep -q 'longer than 1048576 bytes (1 MiB)' "$err"
 ok $? "-f FILE of 1 MiB and a byte: exit 2, the limit"
-bounded -n 1 -f /dev/zero
+bounded_read -n 1 -f /dev/zero
 [ $rc -eq 2 ] && grep -q '/dev/zero: longer than 1048576 bytes' "$err"
 ok $? "-f /dev/zero: exit 2 after 1 MiB"
 printf 'x[0] +\n1\000\n' >"$tmp/expr_nul.c"
@@ -353,24 +353,24 @@ run --params-file "$tmp/params5" --epsrel 1e-9 'p[0]*x[0]'
 ok $? "--params-file: any byte in a comment, pi/2 as a number"
 # What is read is bounded: a line of 64 KiB, a million lines, 2^22
 # numbers; FILE /dev/zero ends at its first byte.
-bounded --params-file /dev/zero 'p[0]*x[0]'
+bounded_read --params-file /dev/zero 'p[0]*x[0]'
 [ $rc -eq 2 ] && grep -q '/dev/zero:1: a NUL byte' "$err"
 ok $? "--params-file /dev/zero: exit 2 at line 1"
 awk 'BEGIN { for (i = 0; i < 32768; i++) printf "1 "; print "1" }' \
     >"$tmp/params6"
-bounded --params-file "$tmp/params6" 'p[0]*x[0]'
+bounded_read --params-file "$tmp/params6" 'p[0]*x[0]'
 [ $rc -eq 2 ] &&
     grep -q 'params6:1: longer than 65536 bytes (64 KiB), the most' "$err"
 ok $? "--params-file with a line of 64 KiB and a byte: exit 2, the limit"
 awk 'BEGIN { for (i = 0; i <= 1000000; i++) print "# " i }' \
     >"$tmp/params7"
-bounded --params-file "$tmp/params7" 'p[0]*x[0]'
+bounded_read --params-file "$tmp/params7" 'p[0]*x[0]'
 [ $rc -eq 2 ] && grep -q 'more than 1000000 lines, the most' "$err"
 ok $? "--params-file with a million lines and one: exit 2, the limit"
 awk 'BEGIN { for (l = 0; l < 4097; l++) {
                  for (i = 0; i < 1024; i++) printf "1 "; print "" } }' \
     >"$tmp/params8"
-bounded --params-file "$tmp/params8" 'p[0]*x[0]'
+bounded_read --params-file "$tmp/params8" 'p[0]*x[0]'
 [ $rc -eq 2 ] && grep -q 'params8:4097: more than 4194304 numbers' "$err"
 ok $? "--params-file with over 2^22 numbers: exit 2 at the line past it"
 bad_params 'bad:3: 2 numbers, but line 1 has 1' '1\n2\n3 4\n'
