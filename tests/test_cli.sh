@@ -25,7 +25,7 @@ run() {
     rc=$?
 }
 
-# bounded_read ARGS...: run pagani, for input that pagani must not read without end:
+# bounded_read ARGS...: run pagani on input it must not read without end:
 # with a hang bound, and a memory limit of 1 GiB (which an unbounded read
 # reaches in seconds) where pagani starts under one (not under ASan,
 # which reserves terabytes of address space).
