@@ -10,6 +10,7 @@ libpagani_la_SOURCES += \
 	src/qmc_backend.h \
 	src/methods.h \
 	src/api.c \
+	src/auto_method.c \
 	src/names.c \
 	src/message.c \
 	src/integrand.c
