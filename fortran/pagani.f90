@@ -85,6 +85,19 @@ module pagani
         enumerator :: PAGANI_STOPPED
     end enum
 
+    ! pagani_auto_reason (pagani_result%auto_reason)
+    enum, bind(c)
+        enumerator :: PAGANI_AUTO_NOT_USED = 0
+        enumerator :: PAGANI_AUTO_LOW_DIMENSION
+        enumerator :: PAGANI_AUTO_SMOOTH
+        enumerator :: PAGANI_AUTO_ROUGH
+        enumerator :: PAGANI_AUTO_NO_SIGNAL
+    end enum
+    real(c_double), parameter :: PAGANI_AUTO_SMOOTH_RATIO = 5.66_c_double
+    integer(c_long_long), parameter :: &
+        PAGANI_DEFAULT_EVALUATIONS_CPU = 1000000000_c_long_long, &
+        PAGANI_DEFAULT_EVALUATIONS_CUDA = 1000000000000_c_long_long
+
     ! pagani_norm (pagani_options%norm), for vector integrands
     enum, bind(c)
         enumerator :: PAGANI_NORM_INDIVIDUAL = 0
@@ -154,6 +167,8 @@ module pagani
         integer(c_int) :: backend
         integer(c_int) :: rule_degree
         real(c_double) :: seconds
+        integer(c_int) :: by_epsabs    ! 1: epsabs, not epsrel, decided
+        integer(c_int) :: auto_reason  ! PAGANI_AUTO_* (pagani_auto_reason)
     end type
 
     abstract interface

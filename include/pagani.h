@@ -69,8 +69,9 @@ typedef enum pagani_backend {
     PAGANI_BACKEND_CUDA
 } pagani_backend;
 
-/* Which algorithm integrates. AUTO: cubature up to 12 dimensions when
- * epsrel >= 1e-9 or so, Vegas above; the result says which ran. */
+/* Which algorithm integrates. AUTO: cubature up to 12 dimensions, above
+ * that QMC or Vegas as a pilot QMC sample shows f smooth or rough (see
+ * pagani_auto_reason); the result says which ran and why. */
 typedef enum pagani_method {
     PAGANI_AUTO = 0,
     PAGANI_CUBATURE,  /* PAGANI: deterministic adaptive cubature, n <= 20 */
@@ -89,7 +90,12 @@ typedef enum pagani_status {
     PAGANI_NO_PROGRESS,      /* nothing left to refine, or the error of the
                                 finished regions alone exceeds the target */
     PAGANI_CHI2_TOO_LARGE,   /* Monte Carlo iterations disagree (chi2/dof) */
-    PAGANI_NO_SIGNAL,        /* all samples zero/no variance: error meaningless */
+    PAGANI_NO_SIGNAL,        /* f was seen to be 0 everywhere (cubature:
+                                every value 0, or every |f| times the
+                                volume below 1e-300; Vegas: fewer than 2
+                                nonzero samples; QMC: every value 0), so
+                                the error says nothing: a peak the points
+                                missed, or an integrand that is 0 */
     PAGANI_STOPPED           /* the progress callback or
                                 pagani_context_request_stop asked to stop */
 } pagani_status;
@@ -222,17 +228,37 @@ typedef struct pagani_integrand pagani_integrand;
 typedef int (*pagani_progress_fn)(int iteration, long long size,
                                   double estimate, double error, void *data);
 
+/* The evaluation budget of a run whose max_evaluations is 0, per
+ * backend: seconds to a minute of a cheap integrand on either (a CPU core
+ * runs 2e7 to 5e7 evaluations a second, an H100 about 1e11), a count
+ * rather than a time so that results do not depend on the load. */
+#define PAGANI_DEFAULT_EVALUATIONS_CPU 1000000000LL
+#define PAGANI_DEFAULT_EVALUATIONS_CUDA 1000000000000LL
+
 /* Options of one integration. Start from pagani_options_default(method). */
 typedef struct pagani_options {
     pagani_method method;
     double epsrel;               /* default 1e-3 */
-    double epsabs;               /* default 1e-12 */
-    long long max_evaluations;   /* default 0: no limit */
+    double epsabs;               /* default 0: convergence is relative,
+                                    error <= epsrel |value|, unless an
+                                    absolute tolerance is asked for (then
+                                    error <= max(epsabs, epsrel |value|),
+                                    and pagani_result.by_epsabs says when
+                                    epsabs decided). A run whose
+                                    evaluations were all 0 (or every
+                                    |f| times the volume below 1e-300)
+                                    ends PAGANI_NO_SIGNAL, never
+                                    converged, whatever epsabs is. */
+    long long max_evaluations;   /* default 0: the backend's budget,
+                                    PAGANI_DEFAULT_EVALUATIONS_CPU or
+                                    _CUDA (status PAGANI_MAX_EVALUATIONS
+                                    when reached) */
     int max_iterations;          /* default 0: the method's own (cubature 200,
                                     Vegas 100, QMC 16 blocks: the points per
                                     shift double 15 times, to 2^29 from the
                                     default start, 8.6e9 evaluations with
-                                    16 shifts) */
+                                    16 shifts, past the CPU's default
+                                    budget) */
     unsigned flags;              /* PAGANI_FLAG_* */
     unsigned long long seed;     /* Monte Carlo seed, default 1 */
 
@@ -277,6 +303,29 @@ typedef struct pagani_options {
     double mc_sigmas;
 } pagani_options;
 
+/* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).
+ * AUTO takes cubature up to 12 dimensions; above, it sums a pilot QMC
+ * sample of f at 2^10 and 2^14 points per shift (16 shifts, 278,528
+ * evaluations, counted in the result's: a batch's first, whose integral
+ * 0 the pilot samples) and compares the two errors: a smooth f's error
+ * falls about as 1/N (16 times; 8.5 to 13 on cos(0.3 sum x) in 30-D), a
+ * rough one's as 1/sqrt(N) (4 times), a peak's not at all until the
+ * points find it. */
+typedef enum pagani_auto_reason {
+    PAGANI_AUTO_NOT_USED = 0,  /* the method was named in the options */
+    PAGANI_AUTO_LOW_DIMENSION, /* cubature: n <= 12 */
+    PAGANI_AUTO_SMOOTH,        /* QMC: the pilot's error fell by at least
+                                  PAGANI_AUTO_SMOOTH_RATIO, or the pilot
+                                  already met the tolerance */
+    PAGANI_AUTO_ROUGH,         /* Vegas: it fell by less */
+    PAGANI_AUTO_NO_SIGNAL      /* Vegas: every pilot value was 0 (a peak
+                                  the pilot's points missed) */
+} pagani_auto_reason;
+/* The fall of the pilot's error, from 2^10 to 2^14 points per shift, at
+ * which AUTO takes QMC: 16^0.625, the rate N^-0.625, between a smooth
+ * f's N^-1 and Monte Carlo's N^-1/2. */
+#define PAGANI_AUTO_SMOOTH_RATIO 5.66
+
 /* The outcome of one integration. */
 typedef struct pagani_result {
     double value;            /* estimate of the integral */
@@ -294,6 +343,13 @@ typedef struct pagani_result {
     pagani_backend backend;  /* the backend that ran */
     int rule_degree;         /* cubature: the rule that ran */
     double seconds;          /* wall time of the call */
+    int by_epsabs;           /* 1 when status is PAGANI_CONVERGED and the
+                                error met epsabs but not epsrel |value|
+                                (Monte Carlo: both over mc_sigmas; a
+                                vector integrand: by its norm), else 0 */
+    int auto_reason;         /* a pagani_auto_reason: why PAGANI_AUTO
+                                chose `method` (PAGANI_AUTO_NOT_USED when
+                                the options named it) */
 } pagani_result;
 
 /* ---- contexts ------------------------------------------------------- */

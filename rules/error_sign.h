@@ -73,13 +73,20 @@ typedef struct pagani_error_parts {
     double check_var;      /* sum of the variances of V - M */
     double check_var2;     /* sum of their squares */
     double largest;        /* the largest E of all */
+    double magnitude;      /* sum of |V| over all: not an error, but
+                              summed here by every backend and the MPI
+                              layer; 0 when f was 0 at every rule point
+                              (the driver's PAGANI_NO_SIGNAL) */
 } pagani_error_parts;
 
-/* Adds a region's error e with sign byte `sign` to *p; a checked region
- * (PAGANI_SIGN_CHECKED) adds its check's V - M and its variance. */
-PAGANI_HD void pagani_error_parts_add(pagani_error_parts *p, unsigned char sign, double e,
-                                      double check_diff, double check_var)
+/* Adds a region's value v and error e with sign byte `sign` to *p; a
+ * checked region (PAGANI_SIGN_CHECKED) adds its check's V - M and its
+ * variance. */
+PAGANI_HD void pagani_error_parts_add(pagani_error_parts *p, unsigned char sign,
+                                      double v, double e, double check_diff,
+                                      double check_var)
 {
+    p->magnitude += fabs(v);
     if (sign & PAGANI_SIGN_KNOWN) {
         p->rule_signed += (sign & PAGANI_SIGN_RULE_NEGATIVE) ? -e : e;
         p->parent_signed += (sign & PAGANI_SIGN_PARENT_NEGATIVE) ? -e : e;
@@ -109,6 +116,7 @@ PAGANI_HD void pagani_error_parts_merge(pagani_error_parts *into,
     into->check_diff += part->check_diff;
     into->check_var += part->check_var;
     into->check_var2 += part->check_var2;
+    into->magnitude += part->magnitude;
     if (part->largest > into->largest) into->largest = part->largest;
 }
 

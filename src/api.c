@@ -173,7 +173,7 @@ pagani_options pagani_options_default(pagani_method method)
     memset(&o, 0, sizeof o);
     o.method = method;
     o.epsrel = 1e-3;
-    o.epsabs = 1e-12;
+    o.epsabs = 0.0; /* relative unless asked: pagani.h */
     o.seed = 1;
     o.vegas_calls = 1e6;
     o.vegas_adjust_iterations = 5;
@@ -264,13 +264,23 @@ int pagani_check_bounds(pagani_context *ctx, int n, const double *lower,
     return PAGANI_OK;
 }
 
-/* PAGANI_AUTO: cubature where it is feasible, Monte Carlo above. */
-static pagani_method choose_method(int n)
+/* ---- integration ----------------------------------------------------- */
+
+/* The evaluation budget of a run that names none: the backend's. */
+static long long default_evaluations(pagani_backend kind)
 {
-    return n <= 12 ? PAGANI_CUBATURE : PAGANI_VEGAS;
+    return kind == PAGANI_BACKEND_CUDA ? PAGANI_DEFAULT_EVALUATIONS_CUDA
+                                       : PAGANI_DEFAULT_EVALUATIONS_CPU;
 }
 
-/* ---- integration ----------------------------------------------------- */
+int pagani_run_layered(pagani_context *ctx, pagani_integrand *f,
+                       const pagani_batch *batch, const pagani_options *opt,
+                       pagani_result *results)
+{
+    return ctx->layer.run_batch
+               ? ctx->layer.run_batch(ctx, f, batch, opt, results)
+               : pagani_run_method(ctx, f, batch, opt, results);
+}
 
 int pagani_run_method(pagani_context *ctx, pagani_integrand *f,
                       const pagani_batch *batch, const pagani_options *opt,
@@ -293,6 +303,8 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
                      pagani_result *results)
 {
     pagani_options opt = options ? *options : pagani_options_default(PAGANI_AUTO);
+    pagani_auto_reason reason = PAGANI_AUTO_NOT_USED;
+    long long pilot = 0;
     double start, seconds;
     int rc;
 
@@ -307,25 +319,28 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
             return rc;
         }
     }
-    if (opt.method == PAGANI_AUTO) opt.method = choose_method(f->n);
     if (opt.method == PAGANI_CUBATURE && f->n > PAGANI_MAX_CUBATURE_DIM)
         return pagani_fail(ctx, PAGANI_ERR_DIMENSION,
                            "cubature supports 1 <= n <= %d, got n = %d",
                            PAGANI_MAX_CUBATURE_DIM, f->n);
+    if (opt.max_evaluations == 0) opt.max_evaluations = default_evaluations(ctx->kind);
 
     if ((rc = pagani_collective_start(ctx, f, batch, &opt, 0)) != PAGANI_OK)
         return rc;
-    memset(results, 0, (size_t)batch->count * sizeof *results);
     start = pagani_now();
-    rc = ctx->layer.run_batch
-             ? ctx->layer.run_batch(ctx, f, batch, &opt, results)
-             : pagani_run_method(ctx, f, batch, &opt, results);
+    if (opt.method == PAGANI_AUTO &&
+        (rc = pagani_auto_choose(ctx, f, batch, &opt, &reason, &pilot)) != PAGANI_OK)
+        return rc;
+    memset(results, 0, (size_t)batch->count * sizeof *results);
+    rc = pagani_run_layered(ctx, f, batch, &opt, results);
     seconds = pagani_now() - start;
     ctx->stop_requested = 0;
+    results[0].evaluations += pilot;
     for (int k = 0; k < batch->count; k++) {
         results[k].method = opt.method;
         results[k].backend = ctx->kind;
         results[k].seconds = seconds;
+        results[k].auto_reason = reason;
         /* the drivers fill the components of ncomp > 1 only */
         if (batch->values && f->ncomp == 1) {
             batch->values[k] = results[k].value;

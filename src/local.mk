@@ -11,6 +11,7 @@ libpagani_la_SOURCES += \
 	src/methods.h \
 	src/api.c \
 	src/call_identity.c \
+	src/auto_method.c \
 	src/names.c \
 	src/message.c \
 	src/integrand.c

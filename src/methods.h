@@ -55,6 +55,21 @@ int pagani_run_method(pagani_context *ctx, pagani_integrand *f,
                       const pagani_batch *batch, const pagani_options *opt,
                       pagani_result *results);
 
+/* pagani_run_method through the context's layer, if any (the MPI
+ * layer's collective run), as every integration runs (api.c). */
+int pagani_run_layered(pagani_context *ctx, pagani_integrand *f,
+                       const pagani_batch *batch, const pagani_options *opt,
+                       pagani_result *results);
+
+/* PAGANI_AUTO (auto_method.c): sets opt->method from f's dimension and,
+ * above 12 dimensions, a pilot QMC sample of integral 0 of the batch;
+ * *reason says why, *pilot_evaluations what the pilot cost. Returns
+ * PAGANI_OK or the pilot's error (PAGANI_ERR_NONFINITE: f was NaN or
+ * infinite at a pilot point, named in the message). */
+int pagani_auto_choose(pagani_context *ctx, pagani_integrand *f,
+                       const pagani_batch *batch, pagani_options *opt,
+                       pagani_auto_reason *reason, long long *pilot_evaluations);
+
 int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
                               const pagani_batch *batch,
                               const pagani_options *opt, pagani_result *results);

@@ -64,5 +64,7 @@ int main(void)
     FIELD(pagani_result, backend);
     FIELD(pagani_result, rule_degree);
     FIELD(pagani_result, seconds);
+    FIELD(pagani_result, by_epsabs);
+    FIELD(pagani_result, auto_reason);
     return 0;
 }

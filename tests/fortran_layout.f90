@@ -69,6 +69,8 @@ program fortran_layout
     call field('pagani_result.backend', c_loc(r), c_loc(r%backend))
     call field('pagani_result.rule_degree', c_loc(r), c_loc(r%rule_degree))
     call field('pagani_result.seconds', c_loc(r), c_loc(r%seconds))
+    call field('pagani_result.by_epsabs', c_loc(r), c_loc(r%by_epsabs))
+    call field('pagani_result.auto_reason', c_loc(r), c_loc(r%auto_reason))
 
 contains
 

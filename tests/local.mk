@@ -19,6 +19,13 @@ TESTS += tests/test_cubature tests/test_errors tests/test_faults tests/test_stop
 	tests/test_confidence
 EXTRA_DIST += tests/device_check.sh
 
+# The defaults (issue 31): epsabs 0, PAGANI_NO_SIGNAL, by_epsabs, AUTO's
+# pilot, the default evaluation budget.
+check_PROGRAMS += tests/test_defaults
+tests_test_defaults_SOURCES = tests/test_defaults.c
+tests_test_defaults_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_defaults
+
 # The direction of includes between the modules of src/ and gpu/.
 TESTS += tests/test_layout.sh
 EXTRA_DIST += tests/test_layout.sh

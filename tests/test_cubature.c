@@ -40,6 +40,11 @@ static const suite_case cases[] = {
     {1, 8, 1e-2, PAGANI_FLAG_NO_RELERR_FILTER},
 };
 
+/* The evaluations the suite may take to converge: f2 6D at 1e-3 needs
+ * more than the CPU's default budget, PAGANI_DEFAULT_EVALUATIONS_CPU
+ * (1.7 million regions; their probes counted whether or not they ran). */
+#define SUITE_MAX_EVALUATIONS 100000000000LL
+
 static int integrate(pagani_context *ctx, int which, int n, double epsrel,
                      unsigned flags, int degree, pagani_result *r)
 {
@@ -51,6 +56,7 @@ static int integrate(pagani_context *ctx, int which, int n, double epsrel,
     for (int i = 0; i < n; i++) upper[i] = 1.0;
     opt.epsrel = epsrel;
     opt.epsabs = 1e-40;
+    opt.max_evaluations = SUITE_MAX_EVALUATIONS;
     opt.flags = flags;
     opt.rule_degree = degree;
     rc = pagani_integrand_create(ctx, &f, n, suite_integrand(which));
@@ -182,6 +188,7 @@ static void check_limits(pagani_context *ctx)
                pagani_status_name(r.status), r.value, r.error);
         /* a stop asked at the iteration that converges leaves it converged */
         opt.epsrel = 1e-3;
+        opt.max_evaluations = SUITE_MAX_EVALUATIONS;
         opt.progress = NULL;
         rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);
         seen.stop_at = r.iterations;

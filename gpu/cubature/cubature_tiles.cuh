@@ -224,7 +224,7 @@ __device__ __forceinline__ void classify_one(csum &acc, unsigned char *active,
     active[i] = act;
     acc.v += v;
     acc.e += e;
-    pagani_error_parts_add(&acc.parts, sign, e, checked ? check.diff[i] : 0.0,
+    pagani_error_parts_add(&acc.parts, sign, v, e, checked ? check.diff[i] : 0.0,
                            checked ? check.var[i] : 0.0);
     if (act) {
         acc.av += v;

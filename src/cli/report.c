@@ -7,13 +7,20 @@
 #include <string.h>
 #include "report.h"
 
+/* What follows the status of a result that epsabs, not epsrel, made
+ * converged. */
+static const char *by_epsabs(const pagani_result *r)
+{
+    return r->by_epsabs ? " (by epsabs)" : "";
+}
+
 void report_text(FILE *out, const pagani_result *r, const char *status,
                  int ncomp, const double *values, const double *errors)
 {
     if (ncomp == 0) fprintf(out, "%.15g +- %.3g\n", r->value, r->error);
     for (int k = 0; k < ncomp; k++)
         fprintf(out, "f[%d] = %.15g +- %.3g\n", k, values[k], errors[k]);
-    fprintf(out, "status:      %s\n", status);
+    fprintf(out, "status:      %s%s\n", status, by_epsabs(r));
     fprintf(out, "evaluations: %lld\n", r->evaluations);
     if (r->method == PAGANI_CUBATURE)
         fprintf(out, "regions:     %lld\n", r->regions);
@@ -34,7 +41,7 @@ void report_line(FILE *out, const pagani_result *r, const char *status,
     for (int k = 0; k < ncomp; k++)
         fprintf(out, "%.15g +- %.3g%s", values[k], errors[k],
                 k + 1 < ncomp ? ", " : " ");
-    fprintf(out, "%s\n", status);
+    fprintf(out, "%s%s\n", status, by_epsabs(r));
 }
 
 /* A JSON number, or null when x is not finite (JSON has no NaN). */
@@ -84,6 +91,7 @@ void report_json(FILE *out, const pagani_result *r, const char *status,
     }
     fputs(", ", out);
     json_string(out, "status", status);
+    fprintf(out, ", \"by_epsabs\": %s", r->by_epsabs ? "true" : "false");
     fprintf(out, ", \"evaluations\": %lld, \"regions\": %lld, "
             "\"iterations\": %d, ", r->evaluations, r->regions, r->iterations);
     json_number(out, "chi2_dof", r->chi2_dof);

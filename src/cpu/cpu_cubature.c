@@ -273,7 +273,7 @@ static void classify_tile(cpu_cubature *c, long long start, long long end,
         c->active[i] = (unsigned char)act;
         p->value += v;
         p->error += e;
-        pagani_error_parts_add(&p->parts, c->error_sign[i], e,
+        pagani_error_parts_add(&p->parts, c->error_sign[i], v, e,
                                checked ? c->check_diff[i] : 0.0,
                                checked ? c->check_var[i] : 0.0);
         if (act) {

@@ -17,7 +17,9 @@
  * It never reports convergence it did not reach: the finished regions'
  * errors stay in the total error for good, and sums that overflow a double
  * while f stays finite end the run after that iteration (its progress
- * call) with status PAGANI_NO_PROGRESS and an infinite error.
+ * call) with status PAGANI_NO_PROGRESS and an infinite error; and an
+ * integral whose rule points and probes saw f = 0 (or next to it)
+ * everywhere ends PAGANI_NO_SIGNAL, not converged (cubature_run.h).
  */
 #include <math.h>
 #include <stdlib.h>

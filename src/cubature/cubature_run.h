@@ -16,6 +16,15 @@
  * below that stops (PAGANI_NO_PROGRESS): refinement cannot reduce it. */
 #define ROUNDOFF (128 * DBL_EPSILON)
 
+/* What an integral must have seen to converge: the largest sum over its
+ * list of |V| + E (about the integral of |f|, and f's variation) must
+ * exceed it, else it ends PAGANI_NO_SIGNAL where it would have converged
+ * (every value 0, or |f| times the volume below this everywhere: a peak
+ * in a box so wide that no rule point or probe came near it). An f that
+ * is 0 only in sum (odd over a symmetric box) has regions of |V| > 0 and
+ * converges by epsabs. */
+#define NO_SIGNAL_BELOW 1e-300
+
 /* The state of one integral carried across iterations. */
 typedef struct run {
     long long count;          /* its regions in the current list */
@@ -33,6 +42,8 @@ typedef struct run {
     double earlier_value;     /* the estimate of the one before */
     int unknown_signs;        /* the last list had regions whose error's
                                  sign was unknown (1 before the first) */
+    double signal;            /* the largest sum of |V| + E of a list so
+                                 far (NO_SIGNAL_BELOW) */
     long long share;          /* regions it may hold after this split */
     pagani_result *result;
 } run;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "cubature/cubature_run.h"
 #include "cubature/threshold_search.h"
+#include "rules/component_norm.h"
 #include "rules/random_check.h"
 
 /* The message for an integrand value that is NaN or infinity. */
@@ -342,6 +343,7 @@ static int take_estimate(batch_run *b, int k)
         return report_nonfinite(b->ctx, s, b->n, k, b->integrals);
     }
     r->unknown_signs = s->parts.unsigned_sum > 0.0 || s->parts.checked > 0.0;
+    r->signal = fmax(r->signal, s->parts.magnitude + s->error);
     if (b->ncomp == 1) {
         double g = global_error(r, s) + roundoff;
         if (g < error && global_error_usable(b, k)) error = g;
@@ -366,6 +368,18 @@ static int integral_met(const batch_run *b, int k)
 {
     const run *r = &b->runs[k];
     return b->ncomp > 1 ? cubature_vector_met(b, k) : met(r->value, r->error, b->opt);
+}
+
+/* Whether integral k's estimate meets epsrel alone: when it converged,
+ * whether epsabs did not decide (pagani_result.by_epsabs). */
+static int met_by_epsrel(const batch_run *b, int k)
+{
+    const run *r = &b->runs[k];
+    const size_t C = (size_t)b->ncomp;
+    if (b->ncomp > 1)
+        return pagani_components_met(b->opt->norm, b->ncomp, b->values + k * C,
+                                     b->errors + k * C, b->opt->epsrel, 0.0);
+    return r->error <= b->opt->epsrel * fabs(r->value);
 }
 
 /* Whether a sum of integral k overflowed: its error, or a component's. */
@@ -396,8 +410,14 @@ static int ends_here(batch_run *b, int k, int stop)
         return 1;
     }
     /* The first iteration's errors come from the null rules alone; only
-     * the two-level estimate (from the second on) is trusted to stop. */
+     * the two-level estimate (from the second on) is trusted to stop, and
+     * only on something seen. */
+    if (r->iteration > 0 && !(r->signal > NO_SIGNAL_BELOW)) {
+        end_integral(b, k, PAGANI_NO_SIGNAL);
+        return 1;
+    }
     if (r->iteration > 0 && integral_met(b, k)) {
+        res->by_epsabs = !met_by_epsrel(b, k);
         end_integral(b, k, PAGANI_CONVERGED);
         return 1;
     }

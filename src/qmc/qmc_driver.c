@@ -73,14 +73,16 @@ typedef struct qmc_run {
     int overflow_noted;          /* an overflow is in the context's message */
 } qmc_run;
 
-/* Whether integral k meets the tolerance (every component by the norm);
- * never when a value or error is not finite. */
+/* Whether integral k meets the tolerance (every component by the norm),
+ * or with_epsabs 0, epsrel alone; never when a value or error is not
+ * finite. */
 static int met(const qmc_run *run, int k, const pagani_result *res,
-               const pagani_options *opt)
+               const pagani_options *opt, int with_epsabs)
 {
     const size_t C = (size_t)run->ncomp;
     double epsrel, epsabs;
     pagani_mc_tolerances(opt, &epsrel, &epsabs);
+    if (!with_epsabs) epsabs = 0.0;
     if (C > 1)
         return pagani_components_met(opt->norm, run->ncomp, run->values + k * C,
                                      run->errors + k * C, epsrel, epsabs);
@@ -208,7 +210,7 @@ static pagani_status decide(pagani_context *ctx, qmc_run *run, int k, int it,
         run->overflow_noted = 1;
         return PAGANI_NO_PROGRESS;
     }
-    if (met(run, k, res, opt)) return PAGANI_CONVERGED;
+    if (met(run, k, res, opt, 1)) return PAGANI_CONVERGED;
     if (stop) return PAGANI_STOPPED;
     if (cut) return PAGANI_MAX_EVALUATIONS;
     return PAGANI_MAX_ITERATIONS;
@@ -253,6 +255,8 @@ static int run_block(pagani_context *ctx, qmc_run *run, int it,
         if (results[k].status == PAGANI_NO_PROGRESS) continue; /* f failed */
         results[k].status = decide(ctx, run, k, it, &results[k], stop, cut,
                                    opt);
+        results[k].by_epsabs = results[k].status == PAGANI_CONVERGED &&
+                               !met(run, k, &results[k], opt, 0);
         if (results[k].status == PAGANI_MAX_ITERATIONS) run->ids[keep++] = k;
     }
     run->live = keep;

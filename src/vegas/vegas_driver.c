@@ -218,10 +218,11 @@ static vegas_combined combine(const vegas_run *r, const vegas_member *m,
 
 /* Member k's combination of iterations first..last, every component:
  * component c's into all[c] (C of them). Returns whether the tolerance is
- * met by the norm (never for a value or error that is not finite), and in
- * *chi2_dof the largest chi2/dof of the components. */
+ * met by the norm (never for a value or error that is not finite), in
+ * *chi2_dof the largest chi2/dof of the components and, when relative is
+ * not NULL, in *relative whether epsrel alone is met. */
 static int combine_all(const vegas_run *r, int k, int first, int last,
-                       vegas_combined *all, double *chi2_dof)
+                       vegas_combined *all, double *chi2_dof, int *relative)
 {
     const vegas_plan *p = &r->plan;
     double value[PAGANI_MAX_COMPONENTS], error[PAGANI_MAX_COMPONENTS];
@@ -233,6 +234,9 @@ static int combine_all(const vegas_run *r, int k, int first, int last,
         error[c] = all[c].error;
         if (!(all[c].chi2_dof <= *chi2_dof)) *chi2_dof = all[c].chi2_dof;
     }
+    if (relative)
+        *relative = pagani_components_met(p->norm, r->ncomp, value, error,
+                                          p->epsrel, 0.0);
     return pagani_components_met(p->norm, r->ncomp, value, error, p->epsrel,
                                  p->epsabs);
 }
@@ -247,13 +251,14 @@ static void finish(vegas_run *r, int k, int iterations, pagani_status status,
 {
     const vegas_plan *p = &r->plan;
     vegas_member *m = &r->members[k];
-    int last = iterations - 1, first = p->first_combined, met;
+    int last = iterations - 1, first = p->first_combined, met, relative;
     vegas_combined all[PAGANI_MAX_COMPONENTS], c;
     double chi2_dof;
 
     m->running = 0;
     if (first > last) first = last; /* nothing combined: the last */
-    met = combine_all(r, k, first < 0 ? 0 : first, last, all, &chi2_dof);
+    met = combine_all(r, k, first < 0 ? 0 : first, last, all, &chi2_dof,
+                      &relative);
     c = all[0];
     result->value = c.value;
     result->error = iterations > 0 ? c.error : INFINITY;
@@ -267,7 +272,11 @@ static void finish(vegas_run *r, int k, int iterations, pagani_status status,
     result->evaluations = m->evaluations;
     result->regions = p->job.cubes;
     result->iterations = iterations;
-    if (status == PAGANI_CONVERGED || iterations == 0) return;
+    if (status == PAGANI_CONVERGED) {
+        result->by_epsabs = !relative;
+        return;
+    }
+    if (iterations == 0) return;
     if (c.nonzero < 2)
         result->status = PAGANI_NO_SIGNAL;
     else if (status == PAGANI_MAX_ITERATIONS && met && chi2_dof > p->chi2_max)
@@ -416,7 +425,7 @@ static void judge(vegas_run *r, int it, int count, pagani_result *results)
         m->nonzero[it] = s->nonzero;
         m->seen += s->nonzero;
         met = combine_all(r, k, it >= p->first_combined ? p->first_combined : it,
-                          it, all, &chi2_dof);
+                          it, all, &chi2_dof, NULL);
         c = all[0];
         m->value = c.value;
         m->error = c.error;
