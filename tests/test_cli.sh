@@ -93,6 +93,15 @@ ok $? "-f - reads EXPR from standard input"
 run -n 2 'x[0] +* )'
 [ $rc -eq 3 ] && grep -qi 'error' "$err"
 ok $? "a syntax error in EXPR exits 3 with the compiler's log"
+run -n 2 'double s = x[0]'
+[ $rc -eq 3 ] && grep -q 'integrand:1: .*no `return`' "$err" &&
+    ! grep -q "$PAGANI_CACHE_DIR" "$err"
+ok $? "a declaration without return: what the source must be, its line"
+
+# Names of the source's own are not the environment's.
+run -n 2 'double p=1; for(int i=0;i<2;i++) p*=x[i]; return p;'
+[ $rc -eq 0 ] && close "$(value)" 0.25 1e-10
+ok $? "a local product named p needs no -p: 0.25, exit 0"
 
 # Usage errors: exit 2 and a message naming the option.
 # bad_value WORD ARGS...: exit 2 and WORD in the message.
