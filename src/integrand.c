@@ -77,7 +77,7 @@ static int copy_params(pagani_integrand *f, const void *params,
 
 /* Whether a parameter block of params_size bytes covers what f's source
  * reads (the facts its source scan left in f, so the check costs nothing
- * per call): PAGANI_ERR_PARAMS, with the line, when the source names p or
+ * per call): PAGANI_ERR_PARAMS, with the line, when the source reads p or
  * params and there is no block, or reads a literal p[K] outside it. */
 int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
                         size_t params_size)
