@@ -196,30 +196,32 @@ static int compile_with(pagani_context *ctx, const char *source,
     return rc;
 }
 
+/* A compile stopped by a limit: PAGANI_ERR_COMPILE, and the message
+ * names the variable and the limit. */
+static void check_stopped(pagani_context *ctx, int rc, const char *variable,
+                          const char *limit, const char *name)
+{
+    const char *msg = pagani_context_message(ctx);
+    if (!tap_ok(rc == PAGANI_ERR_COMPILE && strstr(msg, variable) &&
+                strstr(msg, limit), "%s: PAGANI_ERR_COMPILE naming the "
+                "limit", name))
+        tap_diag("rc %d: %s", rc, msg);
+}
+
 static void test_limits(pagani_context *ctx)
 {
-    const char *msg;
     int rc;
 
     rc = compile_with(ctx, slow_source, SLOW_CC, NULL, "1");
-    msg = pagani_context_message(ctx);
-    if (!tap_ok(rc == PAGANI_ERR_COMPILE && strstr(msg, "PAGANI_CC_SECONDS")
-                && strstr(msg, "CPU time limit of 1 s"),
-                "PAGANI_CC_SECONDS=1 stops an endless compile: "
-                "PAGANI_ERR_COMPILE naming the limit"))
-        tap_diag("rc %d: %s", rc, msg);
-
+    check_stopped(ctx, rc, "PAGANI_CC_SECONDS", "CPU time limit of 1 s",
+                  "PAGANI_CC_SECONDS=1 stops an endless compile");
     rc = compile_with(ctx, "x[0] * 0.25", "cc", "256", NULL);
     if (!tap_ok(rc == PAGANI_OK, "PAGANI_CC_MEMORY=256 leaves room for a "
                 "small integrand"))
         tap_diag("rc %d: %s", rc, pagani_context_message(ctx));
     rc = compile_with(ctx, big_source, "cc", "256", NULL);
-    msg = pagani_context_message(ctx);
-    if (!tap_ok(rc == PAGANI_ERR_COMPILE && strstr(msg, "PAGANI_CC_MEMORY")
-                && strstr(msg, "memory limit of 256 MiB"),
-                "PAGANI_CC_MEMORY=256 stops a compile that needs 450 MB: "
-                "PAGANI_ERR_COMPILE naming the limit"))
-        tap_diag("rc %d: %s", rc, msg);
+    check_stopped(ctx, rc, "PAGANI_CC_MEMORY", "memory limit of 256 MiB",
+                  "PAGANI_CC_MEMORY=256 stops a compile that needs 450 MB");
 
     rc = compile_with(ctx, "x[0] * 0.5", "cc", "2G", NULL);
     tap_ok(rc == PAGANI_ERR_OPTION &&
