@@ -418,10 +418,18 @@ int pagani_integrand_from_function(pagani_context *ctx, pagani_integrand **f,
  * Code that would run wrong does not compile: a path without a return
  * value, `return;`, an undeclared function, a variable read before it is
  * set, an undefined symbol, and a literal index outside x[0]..x[n-1] (GCC
- * also finds constant indices past x[n-1] in loops). Source that names p or
- * params needs a parameter block (params_size > 0) covering every literal
- * p[k] it reads, else PAGANI_ERR_PARAMS; a variable of its own named p or
- * x counts as them. Indices computed at run time are not checked. */
+ * also finds constant indices past x[n-1] in loops); so are a declaration
+ * or statement in a source without `return`, and a directive that reads a
+ * file (#include and the like: the environment above is all there is).
+ * Source that reads the environment's p or params needs a parameter block
+ * (params_size > 0) covering every literal p[k] it reads, else
+ * PAGANI_ERR_PARAMS; names the source declares itself (a local p, a
+ * member s.p) are its own: the check follows C's scopes. Indices computed
+ * at run time are not checked. The compiler's processes die with a killed
+ * caller (Linux) and run under limits of memory and CPU time,
+ * $PAGANI_CC_MEMORY MiB (default 2048) and $PAGANI_CC_SECONDS (default
+ * 60) each, 0 for none: a compile that passes them is PAGANI_ERR_COMPILE
+ * naming them; a value that is not a whole number, PAGANI_ERR_OPTION. */
 int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
                                  int n, const char *source,
                                  const void *params, size_t params_size);
@@ -430,7 +438,7 @@ int pagani_integrand_from_source(pagani_context *ctx, pagani_integrand **f,
  * backend needs source (CUDA), its host function otherwise. The source is
  * checked as in pagani_integrand_from_source, except that its parameter
  * block comes later (pagani_integrand_set_params): pagani_integrate
- * returns PAGANI_ERR_PARAMS when the source names p or params and the
+ * returns PAGANI_ERR_PARAMS when the source reads p or params and the
  * block is missing or shorter than a literal p[k] it reads. */
 int pagani_integrand_create(pagani_context *ctx, pagani_integrand **f, int n,
                             const pagani_integrand_def *def);

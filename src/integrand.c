@@ -93,7 +93,7 @@ static int copy_params(pagani_integrand *f, const void *params,
 
 /* Whether a parameter block of params_size bytes covers what f's source
  * reads (the facts its source scan left in f, so the check costs nothing
- * per call): PAGANI_ERR_PARAMS, with the line, when the source names p or
+ * per call): PAGANI_ERR_PARAMS, with the line, when the source reads p or
  * params and there is no block, or reads a literal p[K] outside it. */
 int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
                         size_t params_size)
@@ -115,14 +115,30 @@ int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
     return PAGANI_OK;
 }
 
-/* Scans source before it compiles or runs: a literal index of x outside
- * 0..n-1 (or, in a vector form, of f outside 0..ncomp-1) is
- * PAGANI_ERR_COMPILE; what it reads of the parameter block goes into
- * facts, for pagani_params_check. vector_ncomp: 0 for the scalar form. */
+/* Scans source before it compiles or runs: a directive that reads a
+ * file, statements without `return`, a literal index of x outside 0..n-1
+ * (or, in a vector form, of f outside 0..ncomp-1) are PAGANI_ERR_COMPILE;
+ * what it reads of the parameter block goes into facts, for
+ * pagani_params_check. vector_ncomp: 0 for the scalar form. */
 static int scan_source(pagani_context *ctx, const char *source, int n,
                        int vector_ncomp, pagani_source_facts *facts)
 {
-    pagani_source_scan(source, n, vector_ncomp, facts);
+    if (pagani_source_scan(source, n, vector_ncomp, facts) != 0)
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "out of memory "
+                           "scanning the integrand's source");
+    if (facts->include_line)
+        return pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand:%d: integrand "
+                           "source cannot include files (#include and the "
+                           "like): it sees <math.h>, its constants, x, n, p "
+                           "and params already, the same on every backend",
+                           facts->include_line);
+    if (facts->statement_line)
+        return pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand:%d: a "
+                           "declaration or statement, but the source has no "
+                           "`return`: give one expression (say "
+                           "`x[0] * x[1]`), or a function body that returns "
+                           "its value (say `double s = x[0]; return s * s;`)",
+                           facts->statement_line);
     if (facts->bad_x_line)
         return pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand:%d: x[%lld] "
                            "is out of range: the integrand has n = %d "

@@ -99,7 +99,7 @@ struct pagani_integrand {
     void *params;                 /* owned copy of the parameter block */
     size_t params_size;
     void *host_module;            /* dlopen handle of compiled source */
-    int params_line;              /* source: first line naming p, or 0 */
+    int params_line;              /* source: first line reading p, or 0 */
     int p_line;                   /* source: the line and index of the */
     long long p_index;            /* literal p[K] needing most (or 0) */
     /* The backend's compiled forms, one per method (indexed by

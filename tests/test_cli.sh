@@ -138,6 +138,15 @@ else
         grep -q 'no usable GPU: \(no NVIDIA driver is installed\|the NVIDIA driver is too old\|the NVIDIA driver .* sees no device\)' "$err"
     ok $? "--backend cuda without a usable GPU: exit 3, 'no usable GPU' and why"
 fi
+run -n 2 'double s = x[0]'
+[ $rc -eq 3 ] && grep -q 'integrand:1: .*no `return`' "$err" &&
+    ! grep -q "$PAGANI_CACHE_DIR" "$err"
+ok $? "a declaration without return: what the source must be, its line"
+
+# Names of the source's own are not the environment's.
+run -n 2 'double p=1; for(int i=0;i<2;i++) p*=x[i]; return p;'
+[ $rc -eq 0 ] && close "$(value)" 0.25 1e-10
+ok $? "a local product named p needs no -p: 0.25, exit 0"
 
 # Usage errors: exit 2 and a message naming the option.
 # bad_value WORD ARGS...: exit 2 and WORD in the message.

@@ -1,8 +1,11 @@
 /*
  * test_source.c - integrand source on the CPU: the wrapped source computes
  * what the same C code computes, PAGANI_INTEGRAND's two forms agree, the
- * compiled object is cached, compile errors carry the user's line numbers,
- * and bad arguments get their codes. Runs in a private cache directory.
+ * compiled object is cached, compile errors carry the user's line numbers
+ * (and no cache path), source is refused before it compiles when it would
+ * read a missing parameter block, include a file or is not what the
+ * environment takes, source with names of its own (a local p) is not, and
+ * bad arguments get their codes. Runs in a private cache directory.
  */
 #define _GNU_SOURCE
 #include <ftw.h>
@@ -247,6 +250,15 @@ static void test_errors(pagani_context *ctx)
     tap_ok(strstr(msg, "integrand:3") != NULL,
            "compiler log names the user's line 3");
     if (!strstr(msg, "integrand:3")) tap_diag("message: %s", msg);
+    rc = pagani_integrand_from_source(ctx, &f, 2, "(x[0] * x[1]", NULL, 0);
+    msg = pagani_context_message(ctx);
+    if (!tap_ok(rc == PAGANI_ERR_COMPILE &&
+                strstr(msg, "integrand-wrapper.c:") &&
+                !strstr(msg, getenv("PAGANI_CACHE_DIR")) &&
+                !strstr(msg, ".build-"),
+                "an unclosed parenthesis: the compiler's note on the "
+                "wrapper shows no cache path"))
+        tap_diag("rc %d: %s", rc, msg);
 
     rc = pagani_integrand_from_source(ctx, &f, 2, "x[0] * no_such_thing",
                                       NULL, 0);
@@ -327,8 +339,92 @@ static const struct refusal {
      "a misspelt function, sinn"},
     {"double exq(double);\nreturn exq(x[0]);", 0, PAGANI_ERR_COMPILE, "exq",
      "undefined", "an undefined symbol, at link time"},
+    /* p of the environment after a local p's scope ended, or before it
+     * began */
+    {"{ double p = 2; if (p < 0) return 0; }\nreturn p[0] * x[0];", 0,
+     PAGANI_ERR_PARAMS, "integrand:2", "parameter block",
+     "p[0] after the block of a local p ended"},
+    {"double y = p[0];\ndouble p = 2;\nreturn y * p;", 0, PAGANI_ERR_PARAMS,
+     "integrand:1", "parameter block", "p[0] before a local p is declared"},
+    {"double s = 0;\nfor (int p = 0; p < 2; p++) s += x[p];\n"
+     "return s * p[0];", 0, PAGANI_ERR_PARAMS, "integrand:3",
+     "parameter block", "p[0] after a for loop's own p"},
+    {"double a = 1, b = p[0];\nreturn a * b;", 0, PAGANI_ERR_PARAMS,
+     "integrand:1", "parameter block", "p[0] in a second declarator"},
+    {"double p = 1;\nreturn p; }\n{ return p[0];", 0, PAGANI_ERR_PARAMS,
+     "integrand:3", "parameter block",
+     "p[0] after the source closed the wrapper's block"},
+    {"double p = 1;\n{ const double *q = params; return q[0]; }", 0,
+     PAGANI_ERR_PARAMS, "integrand:2", "parameter block",
+     "params with a local p and no block"},
+    /* directives that read files, and statements without return */
+    {"#include \"/dev/zero\"\nreturn x[0];", 0, PAGANI_ERR_COMPILE,
+     "integrand:1", "include", "#include \"/dev/zero\""},
+    {"x[0] +\n  #  include \"/dev/urandom\"\n0", 0, PAGANI_ERR_COMPILE,
+     "integrand:2", "include", "#include \"/dev/urandom\" on line 2"},
+    {"/* c */ %:include </dev/stdin>\nreturn x[0];", 0, PAGANI_ERR_COMPILE,
+     "integrand:1", "include", "%:include </dev/stdin> (a digraph)"},
+    {"#\\\ninclude_next <math.h>\nreturn x[0];", 0, PAGANI_ERR_COMPILE,
+     "integrand:2", "include", "#include_next split by a line splice"},
+    {"#pragma GCC dependency \"/dev/zero\"\nreturn x[0];", 0,
+     PAGANI_ERR_COMPILE, "integrand:1", "include",
+     "#pragma GCC dependency"},
+    {"double s = x[0]", 0, PAGANI_ERR_COMPILE, "integrand:1",
+     "no `return`", "a declaration without return"},
+    {"x[0];\nx[1]", 0, PAGANI_ERR_COMPILE, "integrand:2", "no `return`",
+     "two statements without return"},
+    {"if (x[0] > 0.5) 1.0", 0, PAGANI_ERR_COMPILE, "integrand:1",
+     "no `return`", "an if without return"},
 };
 #define NREFUSALS (int)(sizeof refusals / sizeof refusals[0])
+
+/* Valid source whose own names are those of the environment (n = 2, no
+ * parameter block): its value at x = (0.25, 0.5) (x[0] + 2 x[1] = 1.25,
+ * x[0] x[1] = 0.125). */
+static const struct acceptance {
+    const char *source;
+    double value;
+    const char *name;
+} accepted[] = {
+    {"double p=1; for(int i=0;i<2;i++) p*=x[i]; return p;", 0.125,
+     "a local product named p (issue 30)"},
+    {"double p = 2;\n{ double p = -3; if (p > 0) return 0; }\n"
+     "return p * x[1];", 1.0,
+     "p shadowed in an inner block"},
+    {"double s = 0;\nfor (int p = 1; p <= 2; p++) s += p * x[p - 1];\n"
+     "return s;", 1.25, "p declared in a for loop's header"},
+    {"struct { double p; } s = {4}; return s.p * x[0];", 1.0,
+     "a struct member named p"},
+    {"struct pt { double p, q; };\nstruct pt s = {.p = 2, .q = 1};\n"
+     "return s.p * x[1] + s.q;", 2.0, "members and designators named p"},
+    {"typedef double real; real p = 4; return p * x[0];", 1.0,
+     "p of a typedef'd type"},
+    {"double a = 1, p = a * 2, *q = &p; return *q * x[1];", 1.0,
+     "p as a second declarator"},
+    {"/* p[0] */ x[0] + (double)sizeof(\"p[1]\") - 5 // p\n", 0.25,
+     "p in comments and strings"},
+    {"double x[4] = {1, 2, 3, 4}; return x[3];", 4.0,
+     "a local array named x, read past n"},
+    {"double\\\n p = 0.5; return p + x[0];", 0.75,
+     "a local p behind a line splice"},
+};
+#define NACCEPTED (int)(sizeof accepted / sizeof accepted[0])
+
+/* Source that declares its own x or p compiles and computes its value. */
+static void test_own_names(pagani_context *ctx)
+{
+    const double at[2] = {0.25, 0.5};
+    for (int i = 0; i < NACCEPTED; i++) {
+        const struct acceptance *c = &accepted[i];
+        pagani_integrand *f = NULL;
+        int rc = pagani_integrand_from_source(ctx, &f, 2, c->source, NULL, 0);
+        double value = rc == PAGANI_OK ? eval(f, at) : NAN;
+        if (!tap_ok(rc == PAGANI_OK && close_to(value, c->value),
+                    "%s: compiles, %g (want %g)", c->name, value, c->value))
+            tap_diag("rc %d: %s", rc, pagani_context_message(ctx));
+        pagani_integrand_destroy(f);
+    }
+}
 
 /* Source that would crash or run wrong is refused before it runs, and
  * leaves nothing in the cache. */
@@ -497,6 +593,7 @@ int main(void)
         test_cache(ctx, root);
         test_errors(ctx);
         test_checks(ctx, cache);
+        test_own_names(ctx);
         test_late_params(ctx);
         test_params(ctx);
     }

@@ -4,22 +4,19 @@
  * object is loaded with dlopen and kept in the on-disk cache (jit_cache.h)
  * under a key of everything that determines it.
  *
- * The compiler runs as a child process (fork, then execve) whose output
- * goes to a log file: the library prints nothing. On Linux the child asks
- * for SIGKILL when its parent dies (PR_SET_PDEATHSIG), so it never
- * outlives the process, which posix_spawn cannot arrange; between fork
- * and execve it makes async-signal-safe calls only. Every way out of a
- * build removes its build folder; one left by a killed process is swept
- * by a later compilation (jit_cache.h).
+ * The compiler runs as a process tree of its own (compiler_process.h)
+ * that dies with the caller on Linux, under limits of memory and CPU time
+ * (PAGANI_CC_MEMORY, PAGANI_CC_SECONDS); its output goes to a log file:
+ * the library prints nothing. Messages name the build folder nowhere.
+ * Every way out of a build removes its build folder; one left by a killed
+ * process is swept by a later compilation (jit_cache.h).
  */
-#define _GNU_SOURCE /* pipe2 */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +24,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
+#include "jit/compiler_limits.h"
 #include "jit/jit_cache.h"
 #include "jit/jit_cpu.h"
 #include "jit/source_env.h"
@@ -37,8 +32,6 @@
 #ifndef PAGANI_DEFAULT_CC
 #define PAGANI_DEFAULT_CC "cc"
 #endif
-
-extern char **environ;
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -157,84 +150,6 @@ static char *find_program(const char *name)
     return NULL;
 }
 
-/* The child's side of run_logged: dies with its parent (on Linux), takes
- * back the default handling of the signals its parent catches and an
- * empty signal mask, reads /dev/null and writes the log, and runs
- * program; when execve fails its errno goes to `report`. Only
- * async-signal-safe calls. */
-static void exec_child(const char *program, char *const argv[], int null_fd,
-                       int log_fd, int report, pid_t parent,
-                       const struct sigaction *default_action)
-{
-    sigset_t none;
-    int err;
-
-#ifdef __linux__
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-        _exit(127);
-#else
-    (void)parent;
-#endif
-    for (int sig = 1; sig < NSIG; sig++) {
-        struct sigaction now;
-        if (sigaction(sig, NULL, &now) == 0 && now.sa_handler != SIG_IGN)
-            sigaction(sig, default_action, NULL);
-    }
-    sigemptyset(&none);
-    pthread_sigmask(SIG_SETMASK, &none, NULL);
-    if (dup2(null_fd, 0) >= 0 && dup2(log_fd, 1) >= 0 && dup2(log_fd, 2) >= 0)
-        execve(program, argv, environ);
-    err = errno;
-    (void)!write(report, &err, sizeof err);
-    _exit(127);
-}
-
-/* Runs program (argv) with stdin from /dev/null and stdout and stderr into
- * log_path, a new file, and waits for it: 0 with its wait status in
- * *status, or -1 with errno set when it could not be started (execve's
- * errno included) or waited for. Signals are blocked around fork, so that
- * no handler of the caller's runs in the child. */
-static int run_logged(const char *program, char *const argv[],
-                      const char *log_path, int *status)
-{
-    struct sigaction default_action;
-    sigset_t all, old;
-    pid_t parent = getpid(), pid = -1;
-    int null_fd, log_fd, report[2] = {-1, -1}, child_err = 0, err = 0;
-    ssize_t got;
-
-    memset(&default_action, 0, sizeof default_action);
-    default_action.sa_handler = SIG_DFL;
-    null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    log_fd = open(log_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (null_fd < 0 || log_fd < 0 || pipe2(report, O_CLOEXEC) != 0) {
-        err = errno;
-    } else {
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old);
-        pid = fork();
-        if (pid == 0)
-            exec_child(program, argv, null_fd, log_fd, report[1], parent,
-                       &default_action);
-        if (pid < 0) err = errno;
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-    }
-    if (report[1] >= 0) close(report[1]);
-    if (pid > 0) {
-        /* execve closes the pipe: nothing to read means it ran. */
-        do got = read(report[0], &child_err, sizeof child_err);
-        while (got < 0 && errno == EINTR);
-        while (waitpid(pid, status, 0) < 0 && !err)
-            if (errno != EINTR) err = errno;
-        if (got == (ssize_t)sizeof child_err) err = child_err;
-    }
-    if (report[0] >= 0) close(report[0]);
-    if (log_fd >= 0) close(log_fd);
-    if (null_fd >= 0) close(null_fd);
-    errno = err;
-    return err ? -1 : 0;
-}
-
 /* dlopen + dlsym; returns 0, or -1 with the reason in ctx's message. */
 static int open_object(pagani_context *ctx, const char *path, void **module,
                        void *entry)
@@ -260,40 +175,66 @@ static int open_object(pagani_context *ctx, const char *path, void **module,
     return 0;
 }
 
-/* The code for a compiler run that ended with wait status `status` and
- * did not succeed, with its message (the log, when it has one). */
-static int compiler_failure(pagani_context *ctx, const char *cc, int status,
-                            const char *log_path)
+/* The log at log_path (up to MAX_LOG bytes, trailing blanks dropped)
+ * with every mention of the build folder `folder` cut out, so that no
+ * message shows where the cache is; NULL when it cannot be read. */
+static char *read_log(const char *log_path, const char *folder)
 {
-    char *log;
+    char *log = read_file(log_path, MAX_LOG, NULL), *at;
+    size_t len, cut = strlen(folder) + 1; /* the folder and its '/' */
+
+    if (!log) return NULL;
+    while ((at = strstr(log, folder)) && at[cut - 1] == '/')
+        memmove(at, at + cut, strlen(at + cut) + 1);
+    for (len = strlen(log);
+         len > 0 && (log[len - 1] == '\n' || log[len - 1] == ' '); len--)
+        log[len - 1] = '\0';
+    return log;
+}
+
+/* The code for a compiler run in `folder` that ended with wait status
+ * `status` and did not succeed, with its message: the log, and the
+ * limits when they may have stopped it (the compiler failed otherwise
+ * than by its usual exit status 1 for errors, or its log names no line of
+ * the source). */
+static int compiler_failure(pagani_context *ctx, const char *cc, int status,
+                            const char *log_path, const char *folder,
+                            const pagani_compiler_limits *limits)
+{
+    char *log, limits_note[320] = "";
     int rc;
 
     if (WIFSIGNALED(status))
         return pagani_fail(ctx, PAGANI_ERR_SYSTEM, "the C compiler \"%s\" "
                            "was killed by signal %d (%s)", cc,
                            WTERMSIG(status), strsignal(WTERMSIG(status)));
-    log = read_file(log_path, MAX_LOG, NULL);
-    for (size_t len = log ? strlen(log) : 0;
-         len > 0 && (log[len - 1] == '\n' || log[len - 1] == ' '); len--)
-        log[len - 1] = '\0';
-    if (!WIFEXITED(status) || WEXITSTATUS(status) == 127)
+    log = read_log(log_path, folder);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) {
         rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "the C compiler \"%s\" "
                          "could not run (set PAGANI_CC): %s", cc,
                          log ? log : "");
-    else
-        rc = pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand source did not "
-                         "compile (%s):\n%s", cc, log ? log : "");
+        free(log);
+        return rc;
+    }
+    if (WEXITSTATUS(status) != 1 || !log || !strstr(log, "integrand:")) {
+        limits_note[0] = '\n';
+        pagani_compiler_limits_describe(limits, limits_note + 1,
+                                        sizeof limits_note - 1);
+    }
+    rc = pagani_fail(ctx, PAGANI_ERR_COMPILE, "integrand source did not "
+                     "compile (%s):\n%s%s", cc, log ? log : "", limits_note);
     free(log);
     return rc;
 }
 
-/* Runs the compiler cc on src into obj, its messages into the new file
- * log; PAGANI_OK or the failure's code. */
-static int compile(pagani_context *ctx, const char *cc, const char *src,
-                   const char *obj, const char *log)
+/* Runs the compiler cc in `folder` on src into obj, its messages into the
+ * new file log; PAGANI_OK or the failure's code. */
+static int compile(pagani_context *ctx, const char *cc, const char *folder,
+                   const char *src, const char *obj, const char *log)
 {
     char *words = strdup(cc), *argv[MAX_CC_WORDS + N_FLAGS + 5];
     char *program = NULL;
+    pagani_compiler_limits limits;
     int count, status, rc;
 
     if (!words) {
@@ -306,6 +247,8 @@ static int compile(pagani_context *ctx, const char *cc, const char *src,
                          "\"%s\" is empty or too long (PAGANI_CC)", cc);
         goto done;
     }
+    if ((rc = pagani_compiler_limits_read(ctx, &limits)) != PAGANI_OK)
+        goto done;
     for (size_t i = 0; i < N_FLAGS; i++) argv[count++] = (char *)cc_flags[i];
     argv[count++] = "-o";
     argv[count++] = (char *)obj;
@@ -314,11 +257,11 @@ static int compile(pagani_context *ctx, const char *cc, const char *src,
     argv[count] = NULL;
 
     if (!(program = find_program(argv[0])) ||
-        run_logged(program, argv, log, &status) != 0)
+        pagani_run_compiler(program, argv, log, &limits, &status) != 0)
         rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "cannot run the C compiler "
                          "\"%s\": %s (set PAGANI_CC)", cc, strerror(errno));
     else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        rc = compiler_failure(ctx, cc, status, log);
+        rc = compiler_failure(ctx, cc, status, log, folder, &limits);
     else
         rc = PAGANI_OK;
 done:
@@ -346,7 +289,7 @@ static int build(pagani_context *ctx, const char *root, const char *template,
         free(name);
         return rc;
     }
-    src = pagani_path_join(name, "/unit.c", "");
+    src = pagani_path_join(name, "/integrand-wrapper.c", "");
     obj = pagani_path_join(name, "/unit.so", "");
     log = pagani_path_join(name, "/unit.log", "");
     if (!src || !obj || !log)
@@ -355,7 +298,7 @@ static int build(pagani_context *ctx, const char *root, const char *template,
         rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "cannot write %s: %s", src,
                          strerror(errno));
     else
-        rc = compile(ctx, cc, src, obj, log);
+        rc = compile(ctx, cc, name, src, obj, log);
     if (rc == PAGANI_OK && code &&
         !(*code = read_file(obj, MAX_OBJECT, size)))
         rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "cannot read the compiled "

@@ -3,10 +3,8 @@
  * one C expression) into a complete translation unit for the system C
  * compiler or for NVRTC. Both targets share one prelude (the constants) and
  * one function preamble (n, p), so source sees the same environment
- * everywhere; only the signature and the host's <math.h> differ. Also the
- * scan of the source for the checks made before it runs.
+ * everywhere; only the signature and the host's <math.h> differ.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,120 +93,6 @@ static const char body_close[] = "\n#line 1 \"end-of-integrand\"\n    }\n}\n";
 static const char expr_open[] = "    return (\n#line 1 \"integrand\"\n";
 static const char expr_close[] = "\n#line 1 \"end-of-integrand\"\n    );\n}\n";
 
-/* Whether c can be part of a C identifier or number. */
-static int word_char(char c)
-{
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9');
-}
-
-/* When a comment or a string or character literal starts at s, returns
- * its end (adding its newlines to *line); otherwise returns s. */
-static const char *skip_non_code(const char *s, int *line)
-{
-    if (s[0] == '/' && s[1] == '/') {
-        while (*s && *s != '\n') s++;
-    } else if (s[0] == '/' && s[1] == '*') {
-        for (s += 2; *s && !(s[0] == '*' && s[1] == '/'); s++)
-            if (*s == '\n') ++*line;
-        if (*s) s += 2;
-    } else if (*s == '"' || *s == '\'') {
-        char quote = *s++;
-        while (*s && *s != quote && *s != '\n') {
-            if (*s == '\\' && s[1]) s++;
-            s++;
-        }
-        if (*s == quote) s++;
-    }
-    return s;
-}
-
-/* Whether s (just past a name) continues with `[ K ]`, K an integer
- * literal, maybe negative; sets *index to K (clamped to LLONG_MAX). */
-static int literal_index(const char *s, long long *index)
-{
-    unsigned long long k;
-    char *end;
-    int negative;
-
-    while (*s == ' ' || *s == '\t') s++;
-    if (*s++ != '[') return 0;
-    while (*s == ' ' || *s == '\t') s++;
-    negative = *s == '-';
-    if (negative) s++;
-    if (*s < '0' || *s > '9') return 0;
-    k = strtoull(s, &end, 0);
-    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
-    while (*end == ' ' || *end == '\t') end++;
-    if (*end != ']') return 0;
-    *index = k > LLONG_MAX ? LLONG_MAX : (long long)k;
-    if (negative) *index = -*index;
-    return 1;
-}
-
-/* Records name (len bytes, on `line`, followed by `rest`) in facts;
- * ncomp > 0: a vector form, whose f[K] must have 0 <= K < ncomp. */
-static void note_name(const char *name, size_t len, const char *rest,
-                      int line, int n, int ncomp, pagani_source_facts *facts)
-{
-    long long k;
-    int is_x = len == 1 && name[0] == 'x', is_p = len == 1 && name[0] == 'p';
-    int is_f = ncomp > 0 && len == 1 && name[0] == 'f';
-
-    if (is_f && literal_index(rest, &k) && (k < 0 || k >= ncomp) &&
-        !facts->bad_f_line) {
-        facts->bad_f_line = line;
-        facts->bad_f = k;
-    }
-    if (len == 6 && memcmp(name, "return", 6) == 0) facts->is_body = 1;
-    if ((is_p || (len == 6 && memcmp(name, "params", 6) == 0)) &&
-        !facts->params_line)
-        facts->params_line = line;
-    if (!(is_x || is_p) || !literal_index(rest, &k)) return;
-    if (is_x && (k < 0 || k >= n) && !facts->bad_x_line) {
-        facts->bad_x_line = line;
-        facts->bad_x = k;
-    }
-    if (is_p && (!facts->p_line || (facts->p_index >= 0 &&
-                                    (k < 0 || k > facts->p_index)))) {
-        facts->p_line = line;
-        facts->p_index = k;
-    }
-}
-
-void pagani_source_scan(const char *source, int n, int ncomp,
-                        pagani_source_facts *facts)
-{
-    const char *s = source, *next;
-    char last = ' ', before_last = ' '; /* the last two code characters */
-    int line = 1;
-
-    memset(facts, 0, sizeof *facts);
-    while (*s) {
-        if ((next = skip_non_code(s, &line)) != s) {
-            s = next;
-        } else if (word_char(*s)) {
-            const char *start = s;
-            int number = *s >= '0' && *s <= '9';
-            int member = last == '.' || (last == '>' && before_last == '-');
-            while (word_char(*s) || (number && (*s == '.' ||
-                   ((*s == '+' || *s == '-') && strchr("eEpP", s[-1])))))
-                s++;
-            if (!number && !member)
-                note_name(start, (size_t)(s - start), s, line, n, ncomp, facts);
-            before_last = last;
-            last = s[-1];
-        } else {
-            if (*s == '\n') line++;
-            if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') {
-                before_last = last;
-                last = *s;
-            }
-            s++;
-        }
-    }
-}
-
 /* Length of an expression without its trailing blanks and semicolons, so
  * that "x[0] * x[1];" is taken as the expression it means. */
 static size_t expression_length(const char *s)
@@ -229,7 +113,7 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
     size_t len, total;
     char *unit, *end;
 
-    pagani_source_scan(source, n, ncomp, &facts);
+    if (pagani_source_scan(source, n, ncomp, &facts) != 0) return NULL;
     body = facts.is_body || ncomp > 0; /* a vector form is always a body */
     len = body ? strlen(source) : expression_length(source);
     /* Each %d of n or ncomp takes at most 11 characters. */

@@ -8,15 +8,13 @@
  * `#line 1 "integrand"` directive precedes the user's text, so compiler
  * messages carry the user's own line numbers.
  *
- * pagani_source_scan reads the source as C tokens (comments, string and
- * character literals skipped) for what the library checks before running
- * it: whether it names the parameter block, and literal indices of x and p
- * that fall outside the coordinates or the block.
+ * The checks made on the source before it runs are source_scan.h's.
  */
 #ifndef PAGANI_SOURCE_ENV_H
 #define PAGANI_SOURCE_ENV_H
 
 #include <stddef.h>
+#include "jit/source_scan.h"
 
 typedef enum pagani_source_target {
     /* C99 for the system compiler: defines, with external linkage,
@@ -41,28 +39,6 @@ typedef enum pagani_source_target {
 } pagani_source_target;
 
 #define PAGANI_HOST_ENTRY "pagani_integrand_entry"
-
-/* What pagani_source_scan found; lines count from 1 in the user's text,
- * 0 meaning "nowhere". */
-typedef struct pagani_source_facts {
-    int is_body;            /* names `return`: a function body */
-    int params_line;        /* first line that names p or params */
-    int bad_x_line;         /* first x[K] with K outside 0..n-1 ... */
-    long long bad_x;        /* ... and its K */
-    int p_line;             /* the literal p[K] that needs the largest
-                               block (the first negative K, if any) ... */
-    long long p_index;      /* ... and its K */
-    int bad_f_line;         /* vector forms: first f[K] with K outside */
-    long long bad_f;        /* 0..ncomp-1, and its K */
-} pagani_source_facts;
-
-/* Scans source for an integrand of n coordinates (ncomp: 0 for the scalar
- * form, else the vector form's components, whose f[K] is checked). Only
- * literal indices count (x[2], p [0x1]); a member (s.p, s->x) is not the
- * parameter block or the point. A local variable named p or x counts as
- * them: the scan does not parse C. */
-void pagani_source_scan(const char *source, int n, int ncomp,
-                        pagani_source_facts *facts);
 
 /* Returns a malloc'd translation unit (ncomp: 0 for the scalar form, else
  * the vector form's components), or NULL when memory ran out. */
