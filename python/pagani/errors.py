@@ -25,7 +25,12 @@ class PaganiError(Exception):
         self.code = code
         self.message = message
         name = _clib.text(_clib.lib.pagani_strerror(code))
-        super().__init__("%s: %s" % (name, message) if message else name)
+        if not message:
+            super().__init__(name)
+        elif message.startswith(name):
+            super().__init__(message)
+        else:
+            super().__init__("%s: %s" % (name, message))
 
 
 class CompileError(PaganiError):

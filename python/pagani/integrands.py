@@ -89,7 +89,7 @@ def _low_level_address(f: Any) -> int:
     if f.user_data is not None:
         raise TypeError("LowLevelCallable user_data is not passed on: give "
                         "the parameters as params=")
-    capsule = ctypes.py_object(f.function)
+    capsule = ctypes.py_object(tuple.__getitem__(f, 0))  # the PyCapsule
     get_name = ctypes.pythonapi.PyCapsule_GetName
     get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
     get_pointer = ctypes.pythonapi.PyCapsule_GetPointer

@@ -1,8 +1,12 @@
 """Runs a blocking library call so that Ctrl-C reaches Python: the call
 runs in a worker thread (ctypes releases the GIL during it) while the
 calling thread waits with a timeout, where KeyboardInterrupt is
-delivered; then the context is asked to stop, the worker joined, and
-KeyboardInterrupt raised. The context stays usable."""
+delivered; then the context is asked to stop, the worker waited for, and
+KeyboardInterrupt raised. The context stays usable.
+
+The wait is on an Event the worker sets when the call has returned, not
+on Thread.join: a join interrupted by KeyboardInterrupt can leave
+Thread.is_alive() False while the thread still runs (CPython 3.11)."""
 
 from __future__ import annotations
 
@@ -17,33 +21,36 @@ _POLL_SECONDS = 0.05
 def run_stoppable(context: Context, call: Callable[[], int]) -> int:
     """The return code of call(), run on `context`."""
     outcome: List[object] = []
+    returned = threading.Event()
 
     def work() -> None:
         try:
             outcome.append(call())
         except BaseException as error:  # re-raised below
             outcome.append(error)
+        finally:
+            returned.set()
 
     worker = threading.Thread(target=work, name="pagani", daemon=True)
     with context.lock:
         worker.start()
         try:
-            while worker.is_alive():
-                worker.join(_POLL_SECONDS)
+            while not returned.wait(_POLL_SECONDS):
+                pass
         except KeyboardInterrupt:
             context.request_stop()
-            _join_regardless(worker)
+            _wait_regardless(returned)
             raise
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     return outcome[0]  # type: ignore[return-value]
 
 
-def _join_regardless(worker: threading.Thread) -> None:
-    """Joins the worker even through further Ctrl-C: the library reads
-    the caller's arrays until it returns."""
-    while worker.is_alive():
+def _wait_regardless(returned: threading.Event) -> None:
+    """Waits for the call to return even through further Ctrl-C: the
+    library reads the caller's arrays until it does."""
+    while not returned.is_set():
         try:
-            worker.join(_POLL_SECONDS)
+            returned.wait(_POLL_SECONDS)
         except KeyboardInterrupt:
             pass
