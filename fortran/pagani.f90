@@ -56,6 +56,7 @@ module pagani
         enumerator :: PAGANI_ERR_PARAMS
         enumerator :: PAGANI_ERR_COMPONENTS
         enumerator :: PAGANI_ERR_STOPPED
+        enumerator :: PAGANI_ERR_ABORTED
     end enum
 
     ! pagani_backend
@@ -94,6 +95,7 @@ module pagani
         enumerator :: PAGANI_NORM_MAX
     end enum
     integer(c_int), parameter :: PAGANI_MAX_COMPONENTS = 64
+    integer(c_long_long), parameter :: PAGANI_DEFAULT_BLOCK = 8192
     real(c_double), parameter :: PAGANI_MC_SIGMAS_MAX = 100.0_c_double
 
     ! pagani_options%flags, combined with ior()
@@ -286,6 +288,27 @@ module pagani
             integer(c_int), value :: n
             integer(c_int), value :: ncomp
             type(c_funptr), value :: function
+            type(c_ptr), value :: params
+            integer(c_size_t), value :: params_size
+            integer(c_int) :: rc
+        end function
+
+        ! A vectorized host integrand: a bind(C) integer(c_int) function
+        ! f(x, n, npoints, params, values, data) with x(n, npoints) and
+        ! values(ncomp, npoints), n (c_int), npoints (c_long_long), params
+        ! and data (type(c_ptr)) by value; it returns 0, or non-zero to stop
+        ! the integration (PAGANI_ERR_ABORTED).
+        function pagani_integrand_from_block_function(ctx, f, n, ncomp, &
+                function, data, max_block, params, params_size) result(rc) &
+                bind(c, name='pagani_integrand_from_block_function')
+            import :: c_funptr, c_int, c_long_long, c_ptr, c_size_t
+            type(c_ptr), value :: ctx
+            type(c_ptr), intent(out) :: f
+            integer(c_int), value :: n
+            integer(c_int), value :: ncomp
+            type(c_funptr), value :: function
+            type(c_ptr), value :: data
+            integer(c_long_long), value :: max_block
             type(c_ptr), value :: params
             integer(c_size_t), value :: params_size
             integer(c_int) :: rc

@@ -56,10 +56,12 @@ typedef enum pagani_error {
                                      a vector integrand given to a scalar
                                      entry (pagani_integrate), or a norm
                                      that does not fit ncomp */
-    PAGANI_ERR_STOPPED            /* pagani_context_request_stop cut short
+    PAGANI_ERR_STOPPED,           /* pagani_context_request_stop cut short
                                      a call that has no status to say so
                                      (pagani_qmc_part: the record is
                                      incomplete) */
+    PAGANI_ERR_ABORTED            /* the integrand's block function returned
+                                     non-zero (the value is in the message) */
 } pagani_error;
 
 /* Where the work runs. AUTO takes CUDA when a usable GPU is present. */
@@ -403,6 +405,43 @@ int pagani_integrand_from_vector_source(pagani_context *ctx,
                                         size_t params_size);
 int pagani_integrand_create_vector(pagani_context *ctx, pagani_integrand **f,
                                    int n, const pagani_vector_integrand_def *def);
+
+/* A vectorized host integrand (as Cuba's nvec): called with a block of
+ * npoints points (1 <= npoints <= the integrand's max_block), coordinate j
+ * of point i at x[i * n + j], it writes component k of point i to
+ * f[i * ncomp + k] (every one: the library fills f with NaN before each
+ * call, so a value left unset is reported as a NaN of the integrand).
+ * `data` is the pointer given at creation, params the integrand's
+ * parameter block (NULL when it has none). Calls never overlap: the
+ * library calls it from one thread at a time, so it needs no locking (but
+ * not always from the same thread). It returns 0, or non-zero to stop the
+ * integration at once: the integrating call then returns
+ * PAGANI_ERR_ABORTED and the context message holds the returned value.
+ * It may call pagani_context_request_stop (the integration then ends with
+ * PAGANI_STOPPED, as on any stop request). */
+typedef int (*pagani_block_function)(const double *x, int n,
+                                     long long npoints, const void *params,
+                                     double *f, void *data);
+
+/* The most points per call of a block function when max_block is 0. */
+#define PAGANI_DEFAULT_BLOCK 8192
+
+/* An integrand of dimension n and ncomp components (1: scalar, usable with
+ * pagani_integrate; more: a vector integrand) from a block function (CPU
+ * backend only; PAGANI_ERR_NO_FORM on CUDA). max_block: the most points per
+ * call, 0 for the default PAGANI_DEFAULT_BLOCK (negative:
+ * PAGANI_ERR_OPTION). Each method calls it with blocks as large as its
+ * work unit allows, up to max_block (README, "Vectorized host
+ * integrands"); the results are those of the same f given one point at a
+ * time (pagani_integrand_from_function or _from_vector_function), bit for
+ * bit. params is copied as in pagani_integrand_from_function. */
+int pagani_integrand_from_block_function(pagani_context *ctx,
+                                         pagani_integrand **f, int n,
+                                         int ncomp,
+                                         pagani_block_function function,
+                                         void *data, long long max_block,
+                                         const void *params,
+                                         size_t params_size);
 
 /* Components of f: 1 for a scalar integrand, 0 for NULL. */
 int pagani_integrand_components(const pagani_integrand *f);

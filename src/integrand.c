@@ -1,6 +1,7 @@
 /*
- * integrand.c - creating and destroying integrands: from a host function,
- * from C source, or from a PAGANI_INTEGRAND definition. An integrand
+ * integrand.c - creating and destroying integrands: from a host function
+ * (one point a call, or a block of points), from C source, or from a
+ * PAGANI_INTEGRAND definition. An integrand
  * belongs to the context that made it and runs on that context's backend:
  * on the CPU source is compiled by the system C compiler (jit_cpu.c); on
  * CUDA the backend's prepare_integrand compiles it (NVRTC).
@@ -235,6 +236,32 @@ static int from_vector_function(pagani_context *ctx, pagani_integrand **f,
     return finish(PAGANI_OK, g, f);
 }
 
+/* pagani_integrand_from_block_function, up to the agreement of the
+ * ranks. */
+static int from_block_function(pagani_context *ctx, pagani_integrand **f,
+                               int n, int ncomp,
+                               pagani_block_function function, void *data,
+                               long long max_block, const void *params,
+                               size_t params_size)
+{
+    pagani_integrand *g;
+    int rc = validate(ctx, f, n, ncomp, function != NULL, "function", params,
+                      params_size);
+    if (rc == PAGANI_OK && max_block < 0)
+        rc = pagani_fail(ctx, PAGANI_ERR_OPTION, "max_block = %lld is "
+                         "negative (0: the default, %d points a call)",
+                         max_block, PAGANI_DEFAULT_BLOCK);
+    if (rc == PAGANI_OK) rc = host_only(ctx, ncomp > 1 ? "vector_" : "");
+    if (rc != PAGANI_OK) return rc;
+    if ((rc = make(ctx, n, ncomp > 1 ? ncomp : 0, NULL, params, params_size,
+                   &g)) != PAGANI_OK)
+        return rc;
+    g->block_function = function;
+    g->block_data = data;
+    g->max_block = max_block > 0 ? max_block : PAGANI_DEFAULT_BLOCK;
+    return finish(PAGANI_OK, g, f);
+}
+
 /* Both source constructors, up to the agreement of the ranks;
  * vector_ncomp: 0 for the scalar form. */
 static int from_source(pagani_context *ctx, pagani_integrand **f, int n,
@@ -362,6 +389,19 @@ int pagani_integrand_from_vector_function(pagani_context *ctx,
 {
     int rc = from_vector_function(ctx, f, n, ncomp, function, params,
                                   params_size);
+    return agreed(ctx, rc, f);
+}
+
+int pagani_integrand_from_block_function(pagani_context *ctx,
+                                         pagani_integrand **f, int n,
+                                         int ncomp,
+                                         pagani_block_function function,
+                                         void *data, long long max_block,
+                                         const void *params,
+                                         size_t params_size)
+{
+    int rc = from_block_function(ctx, f, n, ncomp, function, data, max_block,
+                                 params, params_size);
     return agreed(ctx, rc, f);
 }
 

@@ -60,6 +60,10 @@ struct pagani_integrand {
                                      scalar integrands only */
     pagani_vector_function vector_function; /* host form of a vector
                                      integrand (ncomp >= 1), or NULL */
+    pagani_block_function block_function; /* vectorized host form (any
+                                     ncomp), or NULL; with its */
+    void *block_data;             /* data pointer and */
+    long long max_block;          /* most points per call */
     char *source;                 /* the user's source, or NULL */
     void *params;                 /* owned copy of the parameter block */
     size_t params_size;
@@ -76,10 +80,11 @@ struct pagani_integrand {
 /* Whether f has a host form the CPU can call. */
 static inline int pagani_has_host_form(const struct pagani_integrand *f)
 {
-    return f->function || f->vector_function;
+    return f->function || f->vector_function || f->block_function;
 }
 
-/* f's ncomp values at x, with parameter block params, into out. A vector
+/* f's ncomp values at x, with parameter block params, into out, from a
+ * one-point form (not a block function: src/cpu/cpu_block.h). A vector
  * integrand gets out filled with NaN first, so that a component it leaves
  * unset reads as not finite. */
 static inline void pagani_integrand_eval(const struct pagani_integrand *f,

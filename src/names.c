@@ -25,6 +25,7 @@ const char *pagani_strerror(int code)
     case PAGANI_ERR_PARAMS: return "the parameter block does not fit the source";
     case PAGANI_ERR_COMPONENTS: return "the components do not fit (ncomp, entry or norm)";
     case PAGANI_ERR_STOPPED: return "stopped on request before the call could finish";
+    case PAGANI_ERR_ABORTED: return "the integrand's block function returned non-zero";
     default: return "unknown error code";
     }
 }

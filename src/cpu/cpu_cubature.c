@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cpu/cpu_block.h"
 #include "cpu/cpu_cubature.h"
 
 /* Frees the per-integral arrays and the tile lists. */
@@ -207,6 +208,9 @@ static int cpu_evaluate(void *state, const double *probe_below,
     int checks = 0;
 
     for (int k = 0; k < c->integrals; k++) checks |= c->ncomp == 1 && !isinf(check_above[k]);
+    if (cpu_is_block(c->f))
+        return cpu_evaluate_blocks(s, probe_below, probe_relative, check_above,
+                                   checks);
 #pragma omp parallel num_threads(cpu_team(s, (double)count * c->rule->npoints))
     {
         double scratch[CPU_EVAL_SCRATCH];
@@ -214,14 +218,16 @@ static int cpu_evaluate(void *state, const double *probe_below,
         for (long long i = 0; i < count; i++) {
             int k = c->owner[c->cur][i];
             if (s->ctx->stop_requested) continue; /* the rest is skipped */
-            cpu_evaluate_region(c, i, probe_below[k], probe_relative[k], scratch);
+            cpu_evaluate_region(c, i, probe_below[k], probe_relative[k], scratch,
+                                NULL);
         }
         /* the checks read a region's sibling: after every evaluation */
         if (checks) {
 #pragma omp for schedule(dynamic, 256)
             for (long long i = 0; i < count; i++) {
                 if (s->ctx->stop_requested) continue;
-                cpu_check_region(c, i, check_above[c->owner[c->cur][i]], scratch);
+                cpu_check_region(c, i, check_above[c->owner[c->cur][i]], scratch,
+                                 NULL);
             }
         }
     }

@@ -98,6 +98,27 @@ static inline void cpu_two_level(const double *v, double *e, double parent,
     e[1] = pagani_two_level_error(e[1], left, change);
 }
 
+/* The number (pagani_rule_point's) of a region's axial probe j, j < 2n:
+ * after the rule's points and the 2^n vertex probes. */
+static inline long long cpu_axial_point(const pagani_rule *r, int j)
+{
+    return r->npoints + (1LL << r->n) + j;
+}
+
+/* A block integrand's values at the points of a run of regions
+ * (cpu_cubature_block.c); NULL where f is called one point at a time. */
+typedef struct cpu_values cpu_values;
+
+/* Point p of region i (at x) from values: its ncomp values into fx and 1
+ * when they are there; else 0, x queued for the next block and region i
+ * marked to run again once the block is evaluated (its results of this
+ * run are not kept). */
+int cpu_values_take(cpu_values *values, long long i, long long p,
+                    const double *x, double *fx);
+
+/* Whether region i asked values for a point that was not there. */
+int cpu_values_missed(const cpu_values *values, long long i);
+
 /* Doubles of cpu_evaluate_region's scratch, for any cubature dimension
  * and component count: 5n + ncomp (4n + 14). */
 #define CPU_EVAL_SCRATCH                                                      \
@@ -107,9 +128,12 @@ static inline void cpu_two_level(const double *v, double *e, double parent,
 /* Applies the rule to region i: V, raw E (every component's), split axis,
  * first bad point, sign byte; the axial probes when the job has probes;
  * then the vertex probes when E <= probe_below or E <= probe_relative *
- * |V|. scratch: CPU_EVAL_SCRATCH doubles. */
+ * |V|. scratch: CPU_EVAL_SCRATCH doubles. f's values come from `values`
+ * for a block integrand (then a run that missed some is run again), else
+ * from calls (values NULL). */
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
-                         double probe_relative, double *scratch);
+                         double probe_relative, double *scratch,
+                         cpu_values *values);
 
 /* The randomized check (rules/random_check.h) of region i of a scalar
  * integrand, once every region is evaluated, when its error's sign is
@@ -117,8 +141,18 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
  * parents) exceeds check_above: V - M and its variance into check_diff
  * and check_var, and the sign byte PAGANI_SIGN_CHECKED; a NaN or infinity
  * there counts as 0 and is reported as the rule's points are. scratch:
- * 4n doubles (CPU_EVAL_SCRATCH is more). */
-void cpu_check_region(cpu_cubature *c, long long i, double check_above, double *scratch);
+ * 4n doubles (CPU_EVAL_SCRATCH is more). values: as cpu_evaluate_region's
+ * (a region that missed some changes nothing). */
+void cpu_check_region(cpu_cubature *c, long long i, double check_above,
+                      double *scratch, cpu_values *values);
+
+/* cpu_evaluate's passes for a block integrand (cpu_cubature_block.c):
+ * the same results, f evaluated in blocks of a run of regions each;
+ * `checks` says whether the randomized check runs. Returns PAGANI_OK,
+ * PAGANI_STOP_REQUESTED, PAGANI_ERR_ABORTED or PAGANI_ERR_NO_MEMORY. */
+int cpu_evaluate_blocks(cpu_state *s, const double *probe_below,
+                        const double *probe_relative,
+                        const double *check_above, int checks);
 
 /* Stores region i's components' values and errors (ncomp of each): V and
  * E themselves for a scalar integrand, else V_c, E_c and the pair (V, E)

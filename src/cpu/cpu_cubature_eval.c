@@ -19,27 +19,33 @@ void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w)
     }
 }
 
-/* f (with parameter block params) at x, point p of a region (rule_point's
+/* f (with parameter block params) at x, point p of region i (rule_point's
  * numbering), its ncomp values into fx: all 0 where one is NaN or
- * infinity, whose first point is kept in *first_bad. */
-static void f_of(const cpu_cubature *c, const void *params, long long p, const double *x,
-                 double *fx, int *first_bad)
+ * infinity, whose first point is kept in *first_bad. A block integrand's
+ * values come from `values` (cpu_values_take; 0 when they are not there
+ * yet), a one-point form's from a call. */
+static void f_of(const cpu_cubature *c, cpu_values *values, long long i,
+                 const void *params, long long p, const double *x, double *fx,
+                 int *first_bad)
 {
     int finite = 1;
-    pagani_integrand_eval(c->f, x, params, fx);
+    if (!values)
+        pagani_integrand_eval(c->f, x, params, fx);
+    else if (!cpu_values_take(values, i, p, x, fx))
+        return;
     for (int k = 0; k < c->ncomp; k++) finite &= isfinite(fx[k]) != 0;
     if (finite) return;
     if (*first_bad < 0) *first_bad = (int)p;
     for (int k = 0; k < c->ncomp; k++) fx[k] = 0.0;
 }
 
-/* f_of at point p of the region lower corner lo, widths w (x: scratch). */
-static void f_at(const cpu_cubature *c, const void *params, long long p,
-                 const double *lo, const double *w, double *x, double *fx,
-                 int *first_bad)
+/* f_of at point p of region i, lower corner lo, widths w (x: scratch). */
+static void f_at(const cpu_cubature *c, cpu_values *values, long long i,
+                 const void *params, long long p, const double *lo,
+                 const double *w, double *x, double *fx, int *first_bad)
 {
     pagani_rule_point(c->rule, p, lo, w, x);
-    f_of(c, params, p, x, fx, first_bad);
+    f_of(c, values, i, params, p, x, fx, first_bad);
 }
 
 /* The weight of component k's group in region i's integral (1 for a
@@ -56,19 +62,20 @@ static double weight_of(const cpu_cubature *c, int owner, int k)
  * floor that sets, when larger; when any did, the region is split across
  * the axis of the largest weighted floor (the first on ties). Returns
  * whether any did. scratch: n + ncomp doubles. */
-static int check_axial(const cpu_cubature *c, long long i, const void *params,
+static int check_axial(const cpu_cubature *c, cpu_values *values,
+                       long long i, const void *params,
                        const double *lo, const double *w, double volume,
                        const double *f_axis, int axis_points, double *error,
                        double *scratch, int *first_bad)
 {
     const pagani_rule *r = c->rule;
     const int n = c->n, C = c->ncomp, owner = c->owner[c->cur][i];
-    const long long first = r->npoints + (1LL << n);
     double *x = scratch, *fx = x + n, best = 0.0;
     int axis = -1, missed = 0;
 
     for (int j = 0; j < 2 * n; j++) {
-        f_at(c, params, first + j, lo, w, x, fx, first_bad);
+        f_at(c, values, i, params, cpu_axial_point(r, j), lo, w, x, fx,
+             first_bad);
         for (int k = 0; k < C; k++) {
             double floor = pagani_probe_axial_floor(
                 volume, f_axis + (size_t)k * axis_points, n, j / 2, j & 1,
@@ -93,7 +100,8 @@ static int check_axial(const cpu_cubature *c, long long i, const void *params,
  * the probes set, when that is larger; when any did, the region is split
  * across the axis where the probes' weighted largest |f_k| differ most.
  * Returns whether any did. scratch: 2n + 3 ncomp doubles. */
-static int check_probes(const cpu_cubature *c, long long i, const void *params,
+static int check_probes(const cpu_cubature *c, cpu_values *values,
+                        long long i, const void *params,
                         const double *lo, const double *w, double volume,
                         const double *rule_max, const double *rule_min,
                         double *error, double *scratch, int *first_bad)
@@ -111,7 +119,8 @@ static int check_probes(const cpu_cubature *c, long long i, const void *params,
     }
     for (int v = 0; v < vertices; v++) {
         double a = 0.0;
-        f_at(c, params, c->rule->npoints + v, lo, w, x, fx, first_bad);
+        f_at(c, values, i, params, c->rule->npoints + v, lo, w, x, fx,
+             first_bad);
         for (int k = 0; k < C; k++) {
             double ak = fabs(fx[k]);
             probe_max[k] = fmax(probe_max[k], ak);
@@ -149,7 +158,8 @@ static int worst_component(const cpu_cubature *c, int owner, const double *error
 }
 
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
-                         double probe_relative, double *scratch)
+                         double probe_relative, double *scratch,
+                         cpu_values *values)
 {
     const pagani_rule *r = c->rule;
     const int n = c->n, C = c->ncomp, axis_points = 4 * n + 1;
@@ -173,7 +183,7 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     }
     for (p = 0; p < r->npoints; p++) {
         const double *wk = p < r->nexplicit ? r->weights + 5 * p : r->corner_weights;
-        f_at(c, params, p, lo, w, x, fx, &first_bad);
+        f_at(c, values, i, params, p, lo, w, x, fx, &first_bad);
         if (p <= 4 * n && p < r->nexplicit)
             for (int k = 0; k < C; k++) f_axis[k * axis_points + p] = fx[k];
         /* sums[j * C + k]: loops over the components vectorise */
@@ -193,13 +203,13 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     c->axis[i] = pagani_rule_split_axis(
         r, f_axis + (size_t)worst_component(c, owner, error) * axis_points, w);
     if (c->probes)
-        raised = check_axial(c, i, params, lo, w, volume, f_axis, axis_points, error,
-                             probe_scratch, &first_bad);
+        raised = check_axial(c, values, i, params, lo, w, volume, f_axis,
+                             axis_points, error, probe_scratch, &first_bad);
     cpu_store_region(c, i, value, error);
     if ((c->error[i] <= probe_below ||
          c->error[i] <= probe_relative * fabs(c->value[i])) &&
-        check_probes(c, i, params, lo, w, volume, rule_max, rule_min, error,
-                     probe_scratch, &first_bad)) {
+        check_probes(c, values, i, params, lo, w, volume, rule_max, rule_min,
+                     error, probe_scratch, &first_bad)) {
         cpu_store_region(c, i, value, error);
         raised = 1;
     }
@@ -208,7 +218,8 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     c->bad_point[i] = first_bad;
 }
 
-void cpu_check_region(cpu_cubature *c, long long i, double check_above, double *scratch)
+void cpu_check_region(cpu_cubature *c, long long i, double check_above,
+                      double *scratch, cpu_values *values)
 {
     const long long first = c->rule->npoints + c->rule->nprobes;
     const void *params = cpu_region_params(c, i);
@@ -234,11 +245,12 @@ void cpu_check_region(cpu_cubature *c, long long i, double check_above, double *
     for (int j = 0; j < PAGANI_CHECK_POINTS; j++) {
         double delta;
         for (int d = 0; d < n; d += 2) pagani_check_pair(key, j, d, n, centre, w, x);
-        f_of(c, params, first + j, x, fx, &first_bad);
+        f_of(c, values, i, params, first + j, x, fx, &first_bad);
         delta = fx[0] - mean;
         mean += delta / (j + 1);
         squared_deviations += delta * (fx[0] - mean);
     }
+    if (values && cpu_values_missed(values, i)) return; /* not yet */
     pagani_check_result(volume, c->value[i], mean, squared_deviations, &c->check_diff[i],
                         &c->check_var[i]);
     c->error_sign[i] = PAGANI_SIGN_CHECKED;

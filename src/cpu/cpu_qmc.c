@@ -13,11 +13,18 @@
  * thread count or on the other integrals. Within a chunk the fixed-point
  * states advance by adding leap * theta, which gives the same bits as
  * computing each point on its own.
+ *
+ * A block integrand (cpu_block.h) takes a chunk of max(CPU_QMC_CHUNK,
+ * max_block) indices (at most CPU_BLOCK_MOST) as one tile: its points are mapped to each
+ * integral's box together and evaluated in calls of at most max_block
+ * points, then added as the one-point forms' are (exact sums, so the
+ * chunks' size changes no bit of the result).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cpu/cpu_backend.h"
+#include "cpu/cpu_block.h"
 #include "qmc_backend.h"
 #include "sampling/qmc_point.h"
 #include "sampling/zinterhof_table.h"
@@ -29,6 +36,9 @@ typedef struct cpu_qmc {
     qmc_job job;
     const cpu_state *backend;
     double *width;               /* width[k * n + i]: integral k's box */
+    unsigned long long chunk;    /* indices of a work item */
+    int tile;                    /* points of a tile: CPU_QMC_TILE, or a
+                                    block integrand's chunk */
 } cpu_qmc;
 
 /* Frees a state made by cpu_qmc_setup (NULL: nothing). */
@@ -60,6 +70,15 @@ static int cpu_qmc_setup(void *backend_state, const qmc_job *job,
     }
     q->job = *job;
     q->backend = backend_state;
+    q->chunk = CPU_QMC_CHUNK;
+    q->tile = CPU_QMC_TILE;
+    if (cpu_is_block(job->integrand)) {
+        long long most = job->integrand->max_block < CPU_BLOCK_MOST
+                             ? job->integrand->max_block : CPU_BLOCK_MOST;
+        if ((unsigned long long)most > q->chunk)
+            q->chunk = (unsigned long long)most;
+        q->tile = (int)q->chunk;
+    }
     for (int k = 0; k < job->integrals; k++) {
         const double *lower = qmc_job_lower(job, k);
         const double *upper = qmc_job_upper(job, k);
@@ -104,13 +123,46 @@ static int earlier(unsigned long long k, int r, const qmc_fault *f)
 }
 
 /* A tile of points of one shift in the unit cube: u[p * n + i], w[p], and
- * the index of point 0 (point p has index k + p * leap). */
+ * the index of point 0 (point p has index k + p * leap); for a block
+ * integrand also the points in one integral's box, x[p * n + i], and f's
+ * values there, fx[p * ncomp + c]. */
 typedef struct unit_tile {
-    double u[CPU_QMC_TILE * PAGANI_MAX_DIM];
-    double w[CPU_QMC_TILE];
+    double *u, *w, *x, *fx;
     unsigned long long k;
     int points;
 } unit_tile;
+
+/* A thread's tile for q's job (NULL when out of memory). */
+static unit_tile *tile_new(const cpu_qmc *q)
+{
+    const size_t points = (size_t)q->tile, n = (size_t)q->job.n;
+    const int block = cpu_is_block(q->job.integrand);
+    unit_tile *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->u = malloc(points * n * sizeof(double));
+    t->w = malloc(points * sizeof(double));
+    if (block) {
+        t->x = malloc(points * n * sizeof(double));
+        t->fx = malloc(points * (size_t)q->job.ncomp * sizeof(double));
+    }
+    if (t->u && t->w && (!block || (t->x && t->fx))) return t;
+    free(t->u);
+    free(t->w);
+    free(t->x);
+    free(t->fx);
+    free(t);
+    return NULL;
+}
+
+static void tile_free(unit_tile *t)
+{
+    if (!t) return;
+    free(t->u);
+    free(t->w);
+    free(t->x);
+    free(t->fx);
+    free(t);
+}
 
 /* The first component of fx[0..ncomp-1] whose product with w is not
  * finite, or -1. */
@@ -121,41 +173,69 @@ static int first_nonfinite(const double *fx, int ncomp, double w)
     return -1;
 }
 
-/* Adds f_c * w over the tile's points in integral `id`'s box to acc[c],
+/* Point p of the tile in integral `id`'s box, into x. */
+static void map_point(const cpu_qmc *q, const unit_tile *t, int id, int p,
+                      double *x)
+{
+    const int n = q->job.n;
+    const double *lower = qmc_job_lower(&q->job, id);
+    const double *width = q->width + (size_t)id * n;
+    const double *u = t->u + (size_t)p * n;
+    for (int i = 0; i < n; i++) x[i] = pagani_qmc_map(u[i], lower[i], width[i]);
+}
+
+/* Adds f_c * w at point p of the tile (fx: its ncomp values) to acc[c],
  * c < ncomp; records in *fault the first point where a value is not
  * finite (its point is left out of every component's sum). */
-static void sum_tile(const cpu_qmc *q, const unit_tile *t, int id, int shift,
-                     unsigned long long leap, pagani_xsum *acc,
-                     qmc_fault *fault)
+static void add_point(const cpu_qmc *q, const unit_tile *t, int p,
+                      const double *fx, int id, int shift,
+                      unsigned long long leap, pagani_xsum *acc,
+                      qmc_fault *fault)
+{
+    const int ncomp = q->job.ncomp;
+    const int bad = first_nonfinite(fx, ncomp, t->w[p]);
+    if (bad < 0) {
+        for (int c = 0; c < ncomp; c++) pagani_xsum_add(&acc[c], fx[c] * t->w[p]);
+        return;
+    }
+    if (earlier(t->k + (unsigned long long)p * leap, shift, fault)) {
+        fault->k = t->k + (unsigned long long)p * leap;
+        fault->shift = shift;
+        fault->integral = id;
+        fault->component = bad;
+        fault->value = fx[bad];
+    }
+}
+
+/* Adds the tile's points in integral `id`'s box to acc (add_point), f
+ * evaluated one point at a time, or for a block integrand in blocks
+ * (then 0 when the pass was halted before every value was made, else
+ * 1). */
+static int sum_tile(const cpu_qmc *q, unit_tile *t, cpu_block_gate *gate,
+                    int id, int shift, unsigned long long leap,
+                    pagani_xsum *acc, qmc_fault *fault)
 {
     const qmc_job *job = &q->job;
     const pagani_integrand *f = job->integrand;
     const int n = job->n, ncomp = job->ncomp;
-    const double *lower = qmc_job_lower(job, id);
-    const double *width = q->width + (size_t)id * n;
     const void *params = qmc_job_params(job, id);
     double x[PAGANI_MAX_DIM], fx[PAGANI_MAX_COMPONENTS];
 
-    for (int p = 0; p < t->points; p++) {
-        const double *u = t->u + (size_t)p * n;
-        int bad;
-        for (int i = 0; i < n; i++)
-            x[i] = pagani_qmc_map(u[i], lower[i], width[i]);
-        pagani_integrand_eval(f, x, params, fx);
-        bad = first_nonfinite(fx, ncomp, t->w[p]);
-        if (bad < 0) {
-            for (int c = 0; c < ncomp; c++)
-                pagani_xsum_add(&acc[c], fx[c] * t->w[p]);
-            continue;
-        }
-        if (earlier(t->k + (unsigned long long)p * leap, shift, fault)) {
-            fault->k = t->k + (unsigned long long)p * leap;
-            fault->shift = shift;
-            fault->integral = id;
-            fault->component = bad;
-            fault->value = fx[bad];
-        }
+    if (cpu_is_block(f)) {
+        for (int p = 0; p < t->points; p++)
+            map_point(q, t, id, p, t->x + (size_t)p * n);
+        if (!cpu_block_eval(gate, f, t->x, t->points, params, t->fx)) return 0;
+        for (int p = 0; p < t->points; p++)
+            add_point(q, t, p, t->fx + (size_t)p * ncomp, id, shift, leap,
+                      acc, fault);
+        return 1;
     }
+    for (int p = 0; p < t->points; p++) {
+        map_point(q, t, id, p, x);
+        pagani_integrand_eval(f, x, params, fx);
+        add_point(q, t, p, fx, id, shift, leap, acc, fault);
+    }
+    return 1;
 }
 
 /* qmc_ops.sums: see the file's comment for how the work is shared. */
@@ -168,10 +248,12 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
     const qmc_job *job = &q->job;
     pagani_context *ctx = job->integrand->ctx;
     const int C = job->ncomp;
-    long long chunks = (long long)((count + CPU_QMC_CHUNK - 1) / CPU_QMC_CHUNK);
+    const unsigned long long chunk = q->chunk;
+    long long chunks = (long long)((count + chunk - 1) / chunk);
     long long items = chunks * shifts;
     double work = (double)count * shifts * live;
     int no_memory = 0, any = 0;
+    cpu_block_gate gate = {0};
 
     memset(faults, 0, (size_t)live * sizeof *faults);
     for (size_t j = 0; j < (size_t)live * C * shifts; j++)
@@ -184,31 +266,31 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
          * thread's faults */
         pagani_xsum *acc = malloc((size_t)live * C * sizeof *acc);
         qmc_fault *mine = calloc((size_t)live, sizeof *mine);
-        unit_tile *tile = malloc(sizeof *tile);
+        unit_tile *tile = tile_new(q);
         pagani_u128 state[PAGANI_MAX_DIM], step[PAGANI_MAX_DIM];
 
 #pragma omp for schedule(dynamic, 1)
         for (long long item = 0; item < items; item++) {
             int r = (int)(item / chunks), shift = first_shift + r;
-            unsigned long long j0 =
-                (unsigned long long)(item % chunks) * CPU_QMC_CHUNK;
-            unsigned long long j1 =
-                j0 + CPU_QMC_CHUNK < count ? j0 + CPU_QMC_CHUNK : count;
-            if (!acc || !mine || !tile || ctx->stop_requested) continue;
+            unsigned long long j0 = (unsigned long long)(item % chunks) * chunk;
+            unsigned long long j1 = j0 + chunk < count ? j0 + chunk : count;
+            int summed = 1;
+            if (!acc || !mine || !tile || cpu_block_halted(ctx, &gate)) continue;
             for (int m = 0; m < live * C; m++) pagani_xsum_zero(&acc[m]);
             start_states(job, (unsigned)shift, first + j0 * leap, leap, state,
                          step);
-            for (unsigned long long j = j0; j < j1; j += CPU_QMC_TILE) {
+            for (unsigned long long j = j0; summed && j < j1; j += q->tile) {
                 tile->k = first + j * leap;
-                tile->points = j1 - j < CPU_QMC_TILE ? (int)(j1 - j)
-                                                     : CPU_QMC_TILE;
+                tile->points = j1 - j < (unsigned long long)q->tile
+                                   ? (int)(j1 - j) : q->tile;
                 for (int p = 0; p < tile->points; p++)
                     tile->w[p] = next_unit(job, state, step,
                                            tile->u + (size_t)p * job->n);
-                for (int m = 0; m < live; m++)
-                    sum_tile(q, tile, ids[m], shift, leap, &acc[(size_t)m * C],
-                             &mine[m]);
+                for (int m = 0; summed && m < live; m++)
+                    summed = sum_tile(q, tile, &gate, ids[m], shift, leap,
+                                      &acc[(size_t)m * C], &mine[m]);
             }
+            if (!summed) continue; /* halted: the pass's sums are dropped */
 #pragma omp critical(pagani_cpu_qmc_merge)
             for (int m = 0; m < live * C; m++)
                 pagani_xsum_merge(&out[(size_t)m * shifts + r], &acc[m]);
@@ -224,12 +306,13 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
         }
         free(acc);
         free(mine);
-        free(tile);
+        tile_free(tile);
     }
     if (no_memory)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                            "QMC accumulators of %d integrals", live);
-    if (ctx->stop_requested) return pagani_stop_point(ctx);
+    if (cpu_block_halted(ctx, &gate))
+        return cpu_block_result(ctx, &gate, pagani_stop_point(ctx));
     for (int m = 0; m < live; m++) any |= faults[m].k != 0;
     return any ? PAGANI_ERR_NONFINITE : PAGANI_OK;
 }

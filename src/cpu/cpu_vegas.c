@@ -16,6 +16,11 @@
  * integral, and at least every VEGAS_BLOCK_SAMPLES samples; integer sums
  * are exact, so the bins do not depend on the schedule either.
  *
+ * A block integrand (cpu_block.h) runs a work item of as many chunks as
+ * a block holds through the thread's point log: the chunks' pieces run
+ * twice, recording their points, then on the block's values, so the
+ * chunks' sums are the one-point run's.
+ *
  * Memory per integral: its grid, 128-bit bin totals (rows x nb x 16
  * bytes), the chunk sums of a pass, and with Vegas+ 16 bytes a sub-cube.
  */
@@ -26,6 +31,7 @@
 #include <omp.h>
 #endif
 #include "cpu/cpu_backend.h"
+#include "cpu/cpu_block.h"
 #include "vegas_backend.h"
 #include "sampling/vegas_piece.h"
 #include "sampling/vegas_grid.h"
@@ -205,19 +211,17 @@ static void bins_for(cpu_vegas *s, thread_bins *tb, int k, long long count)
 }
 
 /* Runs the work units (pieces) of chunk `ch` of integral k into *out (and
- * with several components their sums into components, 2 ncomp of them);
- * unit u is piece u * stride in cube-major order. */
+ * with several components their sums into components, 2 ncomp of them),
+ * with fn the host function kp describes; unit u is piece u * stride in
+ * cube-major order. */
 static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
-                      const pagani_vegas_kparams *kp, int k, long long ch,
-                      long long units, thread_bins *tb, chunk_sums *out,
-                      double *components)
+                      const pagani_vegas_kparams *kp, const void *fn, int k,
+                      long long ch, long long units, thread_bins *tb,
+                      chunk_sums *out, double *components)
 {
     const vegas_job *job = &s->job;
     const long long per = job->plus ? 1 : job->pieces;
     const size_t base = (size_t)k * (size_t)job->cubes;
-    const void *fn = job->integrand->function
-                         ? (const void *)job->integrand->function
-                         : (const void *)job->integrand->vector_function;
     long long u = ch * s->chunk_units, end = u + s->chunk_units;
     long long last_cube = -1;
     double x[PAGANI_MAX_DIM], piece[2 * PAGANI_MAX_COMPONENTS];
@@ -258,6 +262,63 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
             out->beta_sum += sig;
         }
     }
+}
+
+/* The host function of a one-point integrand, as run_chunk takes it. */
+static const void *host_fn(const pagani_integrand *f)
+{
+    return f->function ? (const void *)f->function
+                       : (const void *)f->vector_function;
+}
+
+/* Chunks of a pass that make one block of a block integrand f: as many
+ * whole chunks as its max_block holds (at most CPU_BLOCK_MOST points), at
+ * least 1. */
+static long long block_chunks(const cpu_vegas *s, const pagani_integrand *f)
+{
+    const long long most = f->max_block < CPU_BLOCK_MOST ? f->max_block
+                                                         : CPU_BLOCK_MOST;
+    const long long chunk = s->chunk_units * s->job.samples;
+    return most / chunk > 1 ? most / chunk : 1;
+}
+
+/* Runs chunks [ch, ch + count) of member i (integral k) of a pass on a
+ * block integrand, each as run_chunk does (so into s->chunks[w + j] and
+ * its components, w being chunk ch's work index), through the thread's
+ * point log: the chunks run once to record their points, the points are
+ * evaluated in blocks, and the chunks run again on those values. Returns
+ * 0 when the pass was halted, -1 when memory ran out, else 1. */
+static int run_block_chunks(cpu_vegas *s, const vegas_pass *pass, int i,
+                            long long ch, long long count, long long w,
+                            long long units, thread_bins *tb,
+                            double *components, cpu_point_log *log,
+                            cpu_block_gate *gate)
+{
+    const int ncomp = s->job.ncomp;
+    pagani_vegas_kparams kp = s->kp[i];
+    vegas_pass quiet = *pass;
+    chunk_sums ignored;
+    int complete;
+
+    kp.vector = 1;
+    kp.params = log;
+    kp.accumulate = 0;
+    quiet.stratify = 0;
+    do {
+        cpu_log_start(log);
+        for (long long j = 0; j < count; j++)
+            run_chunk(s, &quiet, &kp, (const void *)cpu_log_record,
+                      pass->members[i], ch + j, units, tb, &ignored, NULL);
+    } while ((complete = cpu_log_complete(log)) == 0);
+    if (complete < 0) return -1;
+    if (!cpu_log_evaluate(log, gate, s->job.integrand, s->kp[i].params))
+        return 0;
+    kp.accumulate = s->kp[i].accumulate;
+    for (long long j = 0; j < count; j++)
+        run_chunk(s, pass, &kp, (const void *)cpu_log_replay,
+                  pass->members[i], ch + j, units, tb, &s->chunks[w + j],
+                  components ? components + 2 * ncomp * (w + j) : NULL);
+    return 1;
 }
 
 /* Adds the exact sums of a value and a variance of one chunk, or, when
@@ -384,10 +445,16 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
     /* this part's chunks: [first, first + span) */
     const long long first = chunk_share(nchunks, parts, pass->part);
     const long long span = chunk_share(nchunks, parts, pass->part + 1) - first;
-    const long long work = span * pass->count;
     const int accumulate = pass->accumulate && stride == 1;
     const int team = cpu_team(s->cpu, (double)units / parts * job->samples *
                                           pass->count);
+    const pagani_integrand *f = job->integrand;
+    /* chunks per work item: a block integrand's block, else 1 */
+    const long long group = cpu_is_block(f) ? block_chunks(s, f) : 1;
+    const long long groups = (span + group - 1) / group; /* per member */
+    const long long items = groups * pass->count;
+    cpu_block_gate gate = {0};
+    int no_memory = 0;
     vegas_pass p = *pass;
 
     p.stride = stride;
@@ -408,25 +475,47 @@ static int cpu_vegas_sample(void *vegas_state, const vegas_pass *pass,
         const int t = 0;
 #endif
         thread_bins tb;
+        cpu_point_log log = {job->n, job->ncomp, 0, 0, 0, NULL, NULL};
 
         tb.acc = s->acc + s->cells * t;
         tb.integral = -1;
         tb.since = 0;
 #pragma omp for schedule(dynamic, 1)
-        for (long long w = 0; w < work; w++) {
-            const int i = (int)(w / span);
-            if (job->integrand->ctx->stop_requested) continue; /* skip the rest */
-            run_chunk(s, &p, &s->kp[i], pass->members[i], first + w % span,
-                      units, &tb, &s->chunks[w],
+        for (long long item = 0; item < items; item++) {
+            const int i = (int)(item / groups);
+            const long long c0 = item % groups * group;
+            const long long w = span * i + c0; /* the first chunk's slot */
+            int out_of_memory;
+#pragma omp atomic read
+            out_of_memory = no_memory;
+            if (out_of_memory || cpu_block_halted(f->ctx, &gate))
+                continue; /* skip the rest */
+            if (cpu_is_block(f)) {
+                if (run_block_chunks(s, &p, i, first + c0,
+                                     span - c0 < group ? span - c0 : group, w,
+                                     units, &tb, components ? s->chunk_components
+                                                            : NULL,
+                                     &log, &gate) < 0) {
+#pragma omp atomic write
+                    no_memory = 1;
+                }
+                continue;
+            }
+            run_chunk(s, &p, &s->kp[i], host_fn(f), pass->members[i],
+                      first + c0, units, &tb, &s->chunks[w],
                       components ? s->chunk_components + 2 * job->ncomp * w
                                  : NULL);
         }
         if (tb.integral >= 0)
             flush(tb.acc, s->total + 2 * s->cells * (size_t)tb.integral,
                   s->cells);
+        cpu_log_free(&log);
     }
-    if (job->integrand->ctx->stop_requested)
-        return pagani_stop_point(job->integrand->ctx);
+    if (no_memory)
+        return pagani_fail(f->ctx, PAGANI_ERR_NO_MEMORY, "Vegas: the points "
+                           "of a block of the integrand");
+    if (cpu_block_halted(f->ctx, &gate))
+        return cpu_block_result(f->ctx, &gate, pagani_stop_point(f->ctx));
 
     for (int i = 0; i < pass->count; i++) {
         /* per member: 2 ncomp exact sums (2 for a scalar integrand) */
