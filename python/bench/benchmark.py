@@ -2,8 +2,10 @@
 scipy.integrate.cubature (SciPy >= 1.15) and Lepage's vegas on the PAGANI
 paper's f2 6D, f4 5D and f5 8D (tests/suite.h) and a 3-D Gaussian batch.
 
-    python python/bench/benchmark.py            # 1e-3 rows, batch of 200
-    python python/bench/benchmark.py --full     # 1e-3 and 1e-6, batch of 1000
+    python python/bench/benchmark.py            # 1e-3 rows, batch of 200,
+                                                # at most 2e7 evaluations a row
+    python python/bench/benchmark.py --full     # 1e-3 and 1e-6, batch of
+                                                # 1000, no evaluation cap
     python python/bench/benchmark.py --backend cuda   # pagani on the GPU
 
 Each row: time, evaluations, the true relative error, whether the tool
@@ -118,17 +120,18 @@ def vegas_row(f, n, eps, truth, max_evaluations) -> Optional[Row]:
 
 
 def suite(eps_list: List[float], backend: str, have_callable: bool,
-          max_subdivisions: int) -> None:
+          max_subdivisions: int, cap: Optional[int]) -> None:
     for name, n, source, numpy_f, truth in SUITE:
         lo, hi = [0.0] * n, [1.0] * n
         case = "%s %dD" % (name, n)
         for eps in eps_list:
             _print(case, eps, pagani_row(source, lo, hi, eps, "cubature",
-                                         backend, truth, "pagani source"))
+                                         backend, truth, "pagani source",
+                                         cap))
             if have_callable:
                 _print(case, eps, pagani_row(numpy_f, lo, hi, eps,
                                              "cubature", "cpu", truth,
-                                             "pagani numpy"))
+                                             "pagani numpy", cap))
             row = scipy_row(numpy_f, n, eps, truth, max_subdivisions)
             if row:
                 _print(case, eps, row)
@@ -136,8 +139,8 @@ def suite(eps_list: List[float], backend: str, have_callable: bool,
                 _print(case, eps, pagani_row(source, lo, hi, eps, "vegas",
                                              backend, truth,
                                              "pagani vegas source",
-                                             max_evaluations=int(1e8)))
-                row = vegas_row(numpy_f, n, eps, truth, int(5e7))
+                                             cap or int(1e8)))
+                row = vegas_row(numpy_f, n, eps, truth, cap or int(5e7))
                 if row:
                     _print(case, eps, row)
 
@@ -196,7 +199,8 @@ def main() -> None:
           % ("integrand", "epsrel", "tool", "seconds", "evaluations",
              "true err", "converged", "claim"))
     suite([1e-3, 1e-6] if args.full else [1e-3], args.backend,
-          have_callable, 100000 if args.full else 20000)
+          have_callable, 100000 if args.full else 2000,
+          None if args.full else int(2e7))
     gaussian_batch(1000 if args.full else 200, 1e-3, args.backend,
                    have_callable)
 

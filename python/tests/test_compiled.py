@@ -51,33 +51,30 @@ def test_numba_cfunc(cpu):
     assert r.value == pytest.approx(9.0, rel=1e-10)
 
 
-def _block_integrand(cpu, function, data, max_block):
+def _integrate_block(cpu, function, data, max_block):
+    """Integrates the C block function over [0,1]^3 to 1e-10 through the
+    C API: (return code, pagani_result)."""
     handle = ctypes.c_void_p()
     rc = _clib.lib.pagani_integrand_from_block_function(
-        cpu.handle, ctypes.byref(handle), 3, 1, function,
+        cpu.handle, ctypes.byref(handle), 3, 1,
+        ctypes.cast(function, _clib.BLOCK_FUNCTION),
         ctypes.cast(ctypes.byref(data), ctypes.c_void_p), max_block, None, 0)
     assert rc == _clib.OK, cpu.error(rc)
-    return handle
-
-
-def _integrate(cpu, handle):
     lo, hi = (ctypes.c_double * 3)(0, 0, 0), (ctypes.c_double * 3)(1, 1, 1)
     opt = _clib.lib.pagani_options_default(1)
     opt.epsrel = 1e-10
     out = _clib.ResultStruct()
-    rc = _clib.lib.pagani_integrate(cpu.handle, handle, lo, hi,
-                                    ctypes.byref(opt), ctypes.byref(out))
+    try:
+        rc = _clib.lib.pagani_integrate(cpu.handle, handle, lo, hi,
+                                        ctypes.byref(opt), ctypes.byref(out))
+    finally:
+        _clib.lib.pagani_integrand_destroy(handle)
     return rc, out
 
 
 def test_block_function_from_c(cpu, compiled):
-    function = ctypes.cast(compiled.block_square_sum, _clib.BLOCK_FUNCTION)
     points = ctypes.c_longlong(0)
-    handle = _block_integrand(cpu, function, points, 100)
-    try:
-        rc, out = _integrate(cpu, handle)
-    finally:
-        _clib.lib.pagani_integrand_destroy(handle)
+    rc, out = _integrate_block(cpu, compiled.block_square_sum, points, 100)
     assert rc == _clib.OK
     assert out.value == pytest.approx(1.0, rel=1e-10)  # n / 3
     assert out.status == _clib.CONVERGED
@@ -85,13 +82,8 @@ def test_block_function_from_c(cpu, compiled):
 
 
 def test_block_function_nonzero_aborts(cpu, compiled):
-    function = ctypes.cast(compiled.block_abort, _clib.BLOCK_FUNCTION)
-    data = ctypes.c_longlong(0)
-    handle = _block_integrand(cpu, function, data, 0)
-    try:
-        rc, _ = _integrate(cpu, handle)
-    finally:
-        _clib.lib.pagani_integrand_destroy(handle)
+    rc, _ = _integrate_block(cpu, compiled.block_abort, ctypes.c_longlong(0),
+                             0)
     assert rc == _clib.ERR_ABORTED
     error = cpu.error(rc)
     assert isinstance(error, pagani.AbortedError) and "42" in error.message
