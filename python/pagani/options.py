@@ -1,0 +1,62 @@
+"""pagani_options from integrate()'s keyword arguments."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from . import _clib
+
+# The pagani_options fields that **options may set, with their types.
+FIELDS = {
+    "max_iterations": int,
+    "initial_splits": int,
+    "vegas_calls": float,
+    "vegas_adjust_iterations": int,
+    "vegas_bins": int,
+    "vegas_alpha": float,
+    "vegas_beta": float,
+    "chi2_max": float,
+    "qmc_shifts": int,
+    "qmc_initial_points": int,
+    "qmc_transform": int,
+    "mc_sigmas": float,
+}
+
+
+def _choice(kind: str, value: str, table: Dict[str, int]) -> int:
+    if value not in table:
+        raise ValueError("%s must be one of %s, not %r"
+                         % (kind, ", ".join(map(repr, table)), value))
+    return table[value]
+
+
+def make_options(method: str, epsrel: float, epsabs: float,
+                 max_evaluations: Optional[int], seed: Optional[int],
+                 rule: Optional[int], norm: Optional[str],
+                 options: Dict[str, Any]) -> _clib.Options:
+    """The library's defaults for `method` with the given settings.
+    Unknown keywords raise TypeError."""
+    opt = _clib.lib.pagani_options_default(_choice("method", method,
+                                                   _clib.METHODS))
+    opt.epsrel = epsrel
+    opt.epsabs = epsabs
+    if max_evaluations is not None:
+        opt.max_evaluations = max_evaluations
+    if seed is not None:
+        opt.seed = seed
+    if rule is not None:
+        opt.rule_degree = rule
+    if norm is not None:
+        opt.norm = _choice("norm", norm, _clib.NORMS)
+    for name, value in options.items():
+        if name in FIELDS:
+            setattr(opt, name, FIELDS[name](value))
+        elif name in _clib.FLAGS:
+            if value:
+                opt.flags |= _clib.FLAGS[name]
+            else:
+                opt.flags &= ~_clib.FLAGS[name]
+        else:
+            raise TypeError("unknown option %r (options: %s)" % (
+                name, ", ".join(sorted(FIELDS) + sorted(_clib.FLAGS))))
+    return opt
