@@ -508,6 +508,13 @@ module pagani
             type(c_ptr) :: name
         end function
 
+        function pagani_auto_reason_name(reason) result(name) &
+                bind(c, name='pagani_auto_reason_name')
+            import :: c_int, c_ptr
+            integer(c_int), value :: reason
+            type(c_ptr) :: name
+        end function
+
         function pagani_backend_name(backend) result(name) &
                 bind(c, name='pagani_backend_name')
             import :: c_int, c_ptr

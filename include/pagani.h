@@ -691,6 +691,8 @@ int pagani_qmc_combine_parts(pagani_context *ctx, pagani_integrand *f,
 const char *pagani_strerror(int code);
 const char *pagani_status_name(pagani_status status);
 const char *pagani_method_name(pagani_method method);
+/* pagani_result.auto_reason in words: "low dimension", "smooth", ... */
+const char *pagani_auto_reason_name(int reason);
 const char *pagani_backend_name(pagani_backend backend);
 const char *pagani_version(void);
 

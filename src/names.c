@@ -56,6 +56,18 @@ const char *pagani_method_name(pagani_method method)
     }
 }
 
+const char *pagani_auto_reason_name(int reason)
+{
+    switch (reason) {
+    case PAGANI_AUTO_NOT_USED: return "not used";
+    case PAGANI_AUTO_LOW_DIMENSION: return "low dimension";
+    case PAGANI_AUTO_SMOOTH: return "smooth";
+    case PAGANI_AUTO_ROUGH: return "rough";
+    case PAGANI_AUTO_NO_SIGNAL: return "no signal";
+    default: return "unknown";
+    }
+}
+
 const char *pagani_backend_name(pagani_backend backend)
 {
     switch (backend) {

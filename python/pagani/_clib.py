@@ -99,6 +99,8 @@ class ResultStruct(Structure):
         ("backend", c_int),
         ("rule_degree", c_int),
         ("seconds", c_double),
+        ("by_epsabs", c_int),
+        ("auto_reason", c_int),
     ]
 
 
@@ -154,6 +156,7 @@ _PROTOTYPES = {
     "pagani_status_name": (c_char_p, [c_int]),
     "pagani_method_name": (c_char_p, [c_int]),
     "pagani_backend_name": (c_char_p, [c_int]),
+    "pagani_auto_reason_name": (c_char_p, [c_int]),
     "pagani_version": (c_char_p, []),
 }
 for _name, (_restype, _argtypes) in _PROTOTYPES.items():

@@ -36,6 +36,12 @@ class Result:
         What ran ("cubature", "vegas", "qmc"; "cpu", "cuda").
     seconds : float
         Wall time of the library call (a batch's whole time).
+    by_epsabs : bool
+        Converged by the absolute tolerance epsabs, not by epsrel.
+    auto_reason : str
+        Why method="auto" chose what ran ("low dimension": cubature;
+        "smooth": QMC; "rough" or "no signal": Vegas, from a pilot QMC
+        sample), "not used" when the method was named.
     """
 
     value: Value
@@ -49,6 +55,8 @@ class Result:
     method: str
     backend: str
     seconds: float
+    by_epsabs: bool = False
+    auto_reason: str = "not used"
 
     @classmethod
     def from_struct(cls, r: _clib.ResultStruct,
@@ -63,7 +71,8 @@ class Result:
             iterations=r.iterations, chi2_dof=r.chi2_dof,
             method=_clib.text(_clib.lib.pagani_method_name(r.method)),
             backend=_clib.text(_clib.lib.pagani_backend_name(r.backend)),
-            seconds=r.seconds)
+            seconds=r.seconds, by_epsabs=bool(r.by_epsabs),
+            auto_reason=_clib.text(_clib.lib.pagani_auto_reason_name(r.auto_reason)))
 
     def __repr__(self) -> str:
         return ("Result(value=%s, error=%s, status=%r, method=%r, "

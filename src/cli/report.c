@@ -31,7 +31,10 @@ void report_text(FILE *out, const pagani_result *r, const char *status,
     fprintf(out, "method:      %s", pagani_method_name(r->method));
     if (r->method == PAGANI_CUBATURE && r->rule_degree > 0)
         fprintf(out, " (rule of degree %d)", r->rule_degree);
-    fprintf(out, " on %s\n", pagani_backend_name(r->backend));
+    fprintf(out, " on %s", pagani_backend_name(r->backend));
+    if (r->auto_reason != PAGANI_AUTO_NOT_USED)
+        fprintf(out, ", chosen by auto: %s", pagani_auto_reason_name(r->auto_reason));
+    fputc('\n', out);
 }
 
 void report_line(FILE *out, const pagani_result *r, const char *status,
@@ -99,6 +102,8 @@ void report_json(FILE *out, const pagani_result *r, const char *status,
     json_string(out, "method", pagani_method_name(r->method));
     fputs(", ", out);
     json_string(out, "backend", pagani_backend_name(r->backend));
+    fputs(", ", out);
+    json_string(out, "auto_reason", pagani_auto_reason_name(r->auto_reason));
     fprintf(out, ", \"rule\": %d, ", r->rule_degree);
     json_number(out, "seconds", r->seconds);
     if (params) {
