@@ -2,8 +2,12 @@
  * test_batch_accuracy.c - the accuracy columns of bench_batch's cubature6
  * row as a test: 6-D Gaussians of batch_cases.h (centre 0.3..0.7, width
  * 0.05..0.3, drawn from seed 1) integrated to epsrel 1e-5 with epsabs 0
- * in one batch; every integral must converge with a true relative error
- * within epsrel (bench_batch's over_eps must be 0).
+ * in one batch; no integral may converge with a true relative error
+ * beyond epsrel (bench_batch's over_eps must be 0), and every one must
+ * converge, except on the GPU, where an integral may end
+ * PAGANI_OUT_OF_CAPACITY: its memory share is a part of the memory free
+ * when the context was made, which other programs on the GPU (make -j's
+ * other GPU tests) take from.
  *
  * On a usable GPU the batch is the benchmark's whole row of 1,000
  * (skipped without one). The CPU takes what a test can afford there: draw
@@ -30,14 +34,14 @@
  * it. */
 static void check_batch(pagani_context *ctx, const char *backend,
                         const double *row, const int *which, int count,
-                        double epsrel)
+                        double epsrel, int capacity_may_end)
 {
     const int n = 6;
     double *params = malloc(BATCH_BLOCK * (size_t)count), lower[6], upper[6];
     pagani_result *res = malloc(sizeof *res * (size_t)count);
     pagani_integrand *f = NULL;
     pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
-    int rc, converged = 0, over = 0, worst = -1;
+    int rc, converged = 0, out_of_capacity = 0, over = 0, worst = -1;
     double worst_rel = 0.0;
 
     batch_unit_cube(lower, upper, n);
@@ -57,6 +61,7 @@ static void check_batch(pagani_context *ctx, const char *backend,
     for (int k = 0; rc == PAGANI_OK && k < count; k++) {
         double truth = batch_gaussian_truth(params + BATCH_PARAMS * k, n, lower, upper);
         double rel = fabs(res[k].value - truth) / truth;
+        out_of_capacity += res[k].status == PAGANI_OUT_OF_CAPACITY;
         if (res[k].status != PAGANI_CONVERGED) continue;
         converged++;
         if (rel > epsrel) over++;
@@ -65,8 +70,11 @@ static void check_batch(pagani_context *ctx, const char *backend,
             worst = which[k];
         }
     }
-    tap_ok(rc == PAGANI_OK && converged == count, "%s: all %d converge (%d did)",
-           backend, count, converged);
+    tap_ok(rc == PAGANI_OK &&
+               converged + (capacity_may_end ? out_of_capacity : 0) == count,
+           "%s: all %d converge%s (%d did, %d out of capacity)", backend, count,
+           capacity_may_end ? " or run out of their memory share" : "",
+           converged, out_of_capacity);
     tap_ok(rc == PAGANI_OK && over == 0,
            "%s: no converged integral beyond epsrel (over_eps %d; worst: draw "
            "%d, true relative error %.3g)", backend, over, worst, worst_rel);
@@ -86,13 +94,13 @@ int main(void)
     for (int k = 0; k < ROW_COUNT; k++) which[k] = k;
     if (pagani_context_create(&cpu, PAGANI_BACKEND_CPU) == PAGANI_OK) {
         const int false_before = FALSE_BEFORE;
-        check_batch(cpu, "CPU", row, &false_before, 1, ROW_EPSREL);
-        check_batch(cpu, "CPU", row, which, CPU_COUNT, CPU_EPSREL);
+        check_batch(cpu, "CPU", row, &false_before, 1, ROW_EPSREL, 0);
+        check_batch(cpu, "CPU", row, which, CPU_COUNT, CPU_EPSREL, 0);
     } else {
         for (int i = 0; i < 6; i++) tap_ok(0, "CPU context: %s", pagani_context_message(cpu));
     }
     if (pagani_context_create(&gpu, PAGANI_BACKEND_CUDA) == PAGANI_OK) {
-        check_batch(gpu, "CUDA", row, which, ROW_COUNT, ROW_EPSREL);
+        check_batch(gpu, "CUDA", row, which, ROW_COUNT, ROW_EPSREL, 1);
     } else {
         tap_diag("%s", pagani_context_message(gpu));
         for (int i = 0; i < 3; i++) tap_skip("CUDA: no usable GPU");
