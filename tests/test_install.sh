@@ -2,11 +2,13 @@
 # test_install.sh - TAP checks of the installed library. `make install`
 # into a staging folder (DESTDIR), then the examples built against what was
 # installed with the README's line, cc prog.c $(pkg-config --cflags --libs
-# pagani), and gauss run: its value must be the analytic one; the Fortran
-# twin, examples/ex.f90, likewise with gfortran where the module was
-# installed. Then gauss again against the static archive alone, with
-# pkg-config --static. Run from the build directory (as `make check`
-# does); $MAKE names make.
+# pagani), PKG_CONFIG_PATH alone pointing at it, and gauss run without
+# LD_LIBRARY_PATH (the rpath pkg-config's --libs carries finds the
+# library): its value must be the analytic one; the Fortran twin,
+# examples/ex.f90, likewise with gfortran where the module was installed.
+# Then gauss again against the static archive alone, with pkg-config
+# --static. Run from the build directory (as `make check` does); $MAKE
+# names make.
 
 srcdir=${srcdir:-$(dirname "$0")/..}
 srcdir=$(cd "$srcdir" && pwd) || exit 99
@@ -35,8 +37,10 @@ env MAKEFLAGS= MFLAGS= "${MAKE:-make}" install DESTDIR="$root" >"$log" 2>&1
 ok $? "make install DESTDIR=<staging folder>"
 
 # pkg-config reads a copy of the installed pagani.pc whose absolute
-# directories point into the staging folder; its Libs, Libs.private and
-# Cflags lines are the installed ones, unchanged.
+# directories point into the staging folder: what `./configure
+# --prefix=<staging folder>` would install. Its Libs (the rpath
+# -Wl,-rpath,${libdir} included), Libs.private and Cflags lines are the
+# installed ones, unchanged.
 pc=$(find "$root" -name pagani.pc | head -n 1)
 libdir=$(dirname "$(dirname "$pc")")
 # The installed Fortran module, where there is one, and its compiler.
@@ -56,6 +60,35 @@ PKG_CONFIG_ALLOW_SYSTEM_LIBS=1
 export PKG_CONFIG_PATH PKG_CONFIG_ALLOW_SYSTEM_CFLAGS
 export PKG_CONFIG_ALLOW_SYSTEM_LIBS
 
+# Where the programs find libpagani.so once installed: configure puts
+# -Wl,-rpath,${libdir} in pkg-config's --libs unless the configured libdir
+# is one the dynamic linker searches by itself (/lib, /usr/lib, /lib64,
+# /usr/lib64, their multiarch subfolders) or --disable-rpath was given
+# (m4/pagani_rpath.m4). With the rpath, installed CMD... runs CMD without
+# LD_LIBRARY_PATH, as a user would after `make install`; without it, with
+# LD_LIBRARY_PATH standing for the linker's own directory.
+configured_libdir=$(pkg-config --variable=libdir "$pc")
+multiarch=$(cc -print-multiarch 2>/dev/null)
+rpath=yes
+case "${configured_libdir%/}" in
+/lib | /usr/lib | /lib64 | /usr/lib64 | "/lib/$multiarch" | "/usr/lib/$multiarch")
+    rpath=no ;;
+esac
+./config.status --config | grep -q -e "'--disable-rpath'" \
+    -e "'--enable-rpath=no'" && rpath=no
+if [ $rpath = yes ]; then
+    run_how="without LD_LIBRARY_PATH"
+else
+    run_how="with LD_LIBRARY_PATH (libdir is the linker's own, or --disable-rpath)"
+fi
+installed() {
+    if [ $rpath = yes ]; then
+        (unset LD_LIBRARY_PATH; exec "$@")
+    else
+        LD_LIBRARY_PATH=$libdir "$@"
+    fi
+}
+
 # gauss_ok: the output of examples/gauss in $log is the 5-D Gaussian's
 # analytic value, (sqrt(pi)/25)^5 (erf(12.5) is 1 in double), to its
 # epsrel of 1e-6, with the status converged.
@@ -68,14 +101,22 @@ gauss_ok() {
         }' "$log"
 }
 
-# The README's line, in a folder of its own (a.out), then the program with
-# the staged library on its path.
+# The README's line, in a folder of its own (a.out), then the program as
+# installed() runs it.
 mkdir "$tmp/shared" && cd "$tmp/shared" &&
     cc "$srcdir/examples/gauss.c" $(pkg-config --cflags --libs pagani) \
         >"$log" 2>&1
 ok $? "gauss.c links with cc prog.c \$(pkg-config --cflags --libs pagani)"
-LD_LIBRARY_PATH=$libdir timeout 120 ./a.out >"$log" 2>&1 && gauss_ok
-ok $? "gauss against the installed shared library: the analytic value"
+installed timeout 120 ./a.out >"$log" 2>&1 && gauss_ok
+ok $? "gauss against the installed shared library, $run_how: the analytic value"
+# The library it loads is the installed one, not one found elsewhere.
+if [ $rpath = yes ] && command -v ldd >/dev/null 2>&1; then
+    installed ldd ./a.out >"$log" 2>&1 &&
+        grep -q "libpagani\.so\.0 => $libdir/" "$log"
+    ok $? "gauss loads libpagani.so.0 from the installed libdir"
+else
+    tap_skip "no rpath or no ldd: where gauss finds libpagani is not checked"
+fi
 cc "$srcdir/examples/parameter_scan.c" $(pkg-config --cflags --libs pagani) \
     -o parameter_scan >"$log" 2>&1
 ok $? "parameter_scan.c links with the same line"
@@ -91,9 +132,14 @@ if test -n "$(find "$root" -name pagani-mpi.pc)" && test -n "$mpicc"; then
     ok $? "mpi_qmc.c links with mpicc prog.c \$(pkg-config ... pagani-mpi)"
     as_root=
     [ "$(id -u)" -eq 0 ] && as_root=--allow-run-as-root
-    LD_LIBRARY_PATH=$libdir PAGANI_THREADS=1 timeout 120 "$mpirun" $as_root \
-        --oversubscribe -x LD_LIBRARY_PATH -x PAGANI_THREADS -np 2 \
-        ./mpi_qmc >"$log" 2>&1 &&
+    # mpirun keeps the environment's LD_LIBRARY_PATH (it may be how Open
+    # MPI itself is found); libdir is added only where there is no rpath.
+    mpi_env=
+    [ $rpath = no ] &&
+        mpi_env="LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    env $mpi_env PAGANI_THREADS=1 timeout 120 "$mpirun" $as_root \
+        --oversubscribe ${mpi_env:+-x LD_LIBRARY_PATH} -x PAGANI_THREADS \
+        -np 2 ./mpi_qmc >"$log" 2>&1 &&
         grep -q '(converged, ' "$log" &&
         awk 'NR == 1 { d = $1 - $NF; if (d < 0) d = -d
                        exit !(d <= 1e-6 * $NF) }' "$log"
@@ -110,8 +156,8 @@ if test -n "$fortran_module"; then
     $fc "$srcdir/examples/ex.f90" $(pkg-config --cflags --libs pagani) \
         -o ex >"$log" 2>&1
     ok $? "ex.f90 builds with $fc prog.f90 \$(pkg-config ... pagani)"
-    LD_LIBRARY_PATH=$libdir timeout 120 ./ex >"$log" 2>&1 && gauss_ok
-    ok $? "ex (Fortran) against the installed libraries: the analytic value"
+    installed timeout 120 ./ex >"$log" 2>&1 && gauss_ok
+    ok $? "ex (Fortran) against the installed libraries, $run_how: the analytic value"
 else
     tap_skip "no Fortran module installed (no compiler, or --disable-fortran)"
     tap_skip "no Fortran module installed (no compiler, or --disable-fortran)"
