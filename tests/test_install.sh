@@ -7,8 +7,11 @@
 # library): its value must be the analytic one; the Fortran twin,
 # examples/ex.f90, likewise with gfortran where the module was installed.
 # Then gauss again against the static archive alone, with pkg-config
-# --static. Run from the build directory (as `make check` does); $MAKE
-# names make.
+# --static. And the documentation: a man page for every function of
+# pagani.h, pagani(3) and pagani(1), each read by groff without a warning
+# where groff is installed, and the README and examples under
+# share/doc/libpagani. Run from the build directory (as `make check`
+# does); $MAKE names make.
 
 srcdir=${srcdir:-$(dirname "$0")/..}
 srcdir=$(cd "$srcdir" && pwd) || exit 99
@@ -35,6 +38,39 @@ export PAGANI_CACHE_DIR
 # changed it relinks programs: tests/install.mk runs this test last.
 env MAKEFLAGS= MFLAGS= "${MAKE:-make}" install DESTDIR="$root" >"$log" 2>&1
 ok $? "make install DESTDIR=<staging folder>"
+
+# The documentation. Every function pagani.h declares has its man page
+# (its own, or a `.so` line naming the page that describes it).
+mandir=$(dirname "$(find "$root" -type d -name man3 | head -n 1)")
+missing=
+for name in pagani $(grep -oE '^[a-z][a-z_ *]*[^a-z0-9_]pagani_[a-z0-9_]+\(' \
+        "$srcdir/include/pagani.h" |
+        sed -E 's/.*[^a-z0-9_](pagani_[a-z0-9_]+)\($/\1/'); do
+    test -f "$mandir/man3/$name.3" || missing="$missing $name.3"
+done
+test -f "$mandir/man1/pagani.1" || missing="$missing pagani.1"
+echo "pages missing from $mandir:$missing" >"$log"
+[ -z "$missing" ]
+ok $? "man pages installed for pagani(1), pagani(3) and every function of pagani.h"
+# Each page as man reads it: groff with the .so lines followed from the
+# installed folder, warnings on; any message fails.
+if command -v groff >/dev/null 2>&1; then
+    for page in "$mandir"/man1/pagani.1 "$mandir"/man3/pagani*.3; do
+        (cd "$mandir" && groff -s -man -Tutf8 -ww -z "$page") 2>&1 |
+            sed "s|^|${page##*/}: |"
+    done >"$log"
+    [ ! -s "$log" ]
+    ok $? "groff renders every installed page without a warning"
+else
+    tap_skip "no groff: the pages are not rendered"
+fi
+docdir=$(find "$root" -type d -path '*/share/doc/libpagani' | head -n 1)
+ls -R "$docdir" >"$log" 2>&1
+test -n "$docdir" && test -f "$docdir/README" &&
+    test -f "$docdir/examples/gauss.c" && test -f "$docdir/examples/ex.f90" &&
+    test -f "$docdir/examples/mpi_qmc.c" &&
+    test -f "$docdir/examples/parameter_scan.c"
+ok $? "README and examples/ installed under share/doc/libpagani"
 
 # pkg-config reads a copy of the installed pagani.pc whose absolute
 # directories point into the staging folder: what `./configure
