@@ -69,8 +69,8 @@ typedef enum pagani_backend {
     PAGANI_BACKEND_CUDA
 } pagani_backend;
 
-/* Which algorithm integrates. AUTO: cubature up to 12 dimensions when
- * epsrel >= 1e-9 or so, Vegas above; the result says which ran. */
+/* Which algorithm integrates. AUTO: cubature up to 12 dimensions, Vegas
+ * above; the result says which ran. */
 typedef enum pagani_method {
     PAGANI_AUTO = 0,
     PAGANI_CUBATURE,  /* PAGANI: deterministic adaptive cubature, n <= 20 */
@@ -101,8 +101,10 @@ typedef enum pagani_status {
 #define PAGANI_FLAG_VEGAS_1D 4u          /* m-Cubes1D: one grid for all axes */
 #define PAGANI_FLAG_NO_PROBES 8u         /* cubature: do not probe regions
                                             next to their vertices before
-                                            finishing them (faster by up to
-                                            40% in 8D, but a peak just
+                                            finishing them (up to 28%
+                                            faster on the paper's suite,
+                                            slower on some rows at tight
+                                            tolerances, but a peak just
                                             outside a region or a jump just
                                             past a bisection point can be
                                             missed: README, "What converged
