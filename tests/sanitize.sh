@@ -52,7 +52,7 @@ test -f Makefile ||
 # tests/lsan.supp names.
 ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1:fast_unwind_on_malloc=0
 ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0
-LSAN_OPTIONS=suppressions=$srcdir/tests/lsan.supp:print_suppressions=1
+LSAN_OPTIONS=suppressions=$srcdir/tests/lsan.supp
 UBSAN_OPTIONS=print_stacktrace=1
 export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
 exec make -j"$(nproc 2>/dev/null || echo 2)" check "$@"
