@@ -150,7 +150,9 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         Components of a vector integrand (1..64); value and error are then
         arrays of length ncomp.
     max_evaluations : int, optional
-        Stop after about this many evaluations (default: no limit).
+        Stop after about this many evaluations (then status "evaluation limit
+        reached"); default: the backend's budget, 1e9
+        evaluations on the CPU and 1e12 on the GPU.
     seed : int, optional
         Monte Carlo seed (default 1: runs are reproducible).
     rule : int, optional
