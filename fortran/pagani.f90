@@ -152,6 +152,7 @@ module pagani
         type(c_ptr) :: progress_data
         integer(c_int) :: norm        ! PAGANI_NORM_*
         real(c_double) :: mc_sigmas   ! Monte Carlo: converged at this many sigma
+        real(c_double) :: domain_scale ! unbounded axes: the map's length s
     end type
 
     ! struct pagani_result

@@ -51,6 +51,7 @@ int main(void)
     FIELD(pagani_options, progress);
     FIELD(pagani_options, progress_data);
     FIELD(pagani_options, norm);
+    FIELD(pagani_options, domain_scale);
 
     SIZE(pagani_result);
     FIELD(pagani_result, value);

@@ -1,0 +1,168 @@
+/*
+ * domain_batch.c - a batch in the variables of the map (domain.h): boxes
+ * in t, each parameter block behind its header, and the wrappers that run
+ * a host function under the map.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "domain/domain.h"
+
+/* The caller's block behind header h (NULL when there is none). */
+static const void *user_block(const double *h, int n)
+{
+    return h[2] != 0.0 ? h + PAGANI_DOMAIN_HEADER(n) : NULL;
+}
+
+static double domain_function(const double *t, int n, const void *params)
+{
+    const double *h = params;
+    double x[PAGANI_MAX_DIM], jacobian;
+    pagani_function user;
+
+    memcpy(&user, h, sizeof user);
+    if (h[1] == 0.0) return user(t, n, user_block(h, n));
+    jacobian = pagani_domain_map(h, n, t, x);
+    return jacobian == 0.0 ? 0.0 : user(x, n, user_block(h, n)) * jacobian;
+}
+
+/* The vector form: every component times the Jacobian, or 0 where the
+ * map has none (the header's [3] holds ncomp). */
+static void domain_vector_function(const double *t, int n, const void *params,
+                                   double *f)
+{
+    const double *h = params;
+    const int ncomp = (int)h[3];
+    double x[PAGANI_MAX_DIM], jacobian;
+    pagani_vector_function user;
+
+    memcpy(&user, h, sizeof user);
+    if (h[1] == 0.0) {
+        user(t, n, user_block(h, n), f);
+        return;
+    }
+    jacobian = pagani_domain_map(h, n, t, x);
+    if (jacobian == 0.0) {
+        for (int c = 0; c < ncomp; c++) f[c] = 0.0;
+        return;
+    }
+    user(x, n, user_block(h, n), f);
+    for (int c = 0; c < ncomp; c++) f[c] *= jacobian;
+}
+
+/* Axis i of a box in t, and its entries in header h (scale s). */
+static void map_axis(double lower, double upper, double s, double *t_lower,
+                     double *t_upper, double *h)
+{
+    h[1] = 0.0;
+    h[2] = 0.0;
+    h[0] = PAGANI_DOMAIN_FINITE;
+    if (isinf(lower) && isinf(upper)) {
+        h[0] = PAGANI_DOMAIN_BOTH_INFINITE;
+        *t_lower = -1.0;
+        *t_upper = 1.0;
+    } else if (isinf(upper)) {
+        h[0] = PAGANI_DOMAIN_UPPER_INFINITE;
+        h[1] = lower;
+    } else if (isinf(lower)) {
+        h[0] = PAGANI_DOMAIN_LOWER_INFINITE;
+        h[1] = upper;
+    }
+    if (h[0] == PAGANI_DOMAIN_FINITE) {
+        *t_lower = lower;
+        *t_upper = upper;
+    } else {
+        h[2] = s;
+        if (h[0] != PAGANI_DOMAIN_BOTH_INFINITE) {
+            *t_lower = 0.0;
+            *t_upper = 1.0;
+        }
+    }
+}
+
+/* Integral k's header, and its box in t at t_lower, t_upper. */
+static void fill_header(const pagani_integrand *f, const pagani_batch *b,
+                        int k, double scale, const void *host_form,
+                        size_t host_form_size, double *h, double *t_lower,
+                        double *t_upper)
+{
+    const double *lower = pagani_batch_lower(b, k);
+    const double *upper = pagani_batch_upper(b, k);
+    int mapped = 0;
+
+    memset(h, 0, PAGANI_DOMAIN_HEADER(f->n) * sizeof *h);
+    memcpy(h, host_form, host_form_size);
+    for (int i = 0; i < f->n; i++) {
+        map_axis(lower[i], upper[i], scale, &t_lower[i], &t_upper[i],
+                 h + 4 + 3 * i);
+        mapped += pagani_domain_unbounded(lower[i], upper[i]);
+    }
+    h[1] = mapped;
+    h[2] = b->params != NULL;
+    h[3] = f->ncomp;
+}
+
+int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
+                             const pagani_batch *batch, double scale,
+                             pagani_domain_batch *out)
+{
+    const size_t header = PAGANI_DOMAIN_HEADER(f->n);
+    const size_t user_bytes = batch->params_stride
+                                  ? batch->params_stride
+                                  : pagani_params_padded(f->params_size);
+    const size_t user = batch->params ? user_bytes / sizeof(double) : 0;
+    const size_t count = (size_t)batch->count;
+    const size_t boxes = batch->box_stride ? count : 1;
+    /* the host functions run under the wrappers on the CPU; compiled
+     * source and the GPU read the header themselves */
+    const int wrap = ctx->kind == PAGANI_BACKEND_CPU && !f->host_module;
+    const void *host_form = NULL;
+    size_t host_form_size = 0;
+    double *blocks, *t_lower, *t_upper;
+
+    memset(out, 0, sizeof *out);
+    out->integrand = *f;
+    out->f = f;
+    if (wrap && f->function) {
+        host_form = &f->function;
+        host_form_size = sizeof f->function;
+        out->integrand.function = domain_function;
+        out->f = &out->integrand;
+    } else if (wrap && f->vector_function) {
+        host_form = &f->vector_function;
+        host_form_size = sizeof f->vector_function;
+        out->integrand.vector_function = domain_vector_function;
+        out->f = &out->integrand;
+    }
+    if (count > (SIZE_MAX / sizeof(double) - 2 * boxes * (size_t)f->n) /
+                    (header + user) ||
+        !(out->storage = malloc(((header + user) * count +
+                                 2 * boxes * (size_t)f->n) * sizeof(double))))
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%d parameter blocks "
+                           "with the map of unbounded axes", batch->count);
+    blocks = out->storage;
+    t_lower = blocks + (header + user) * count;
+    t_upper = t_lower + boxes * (size_t)f->n;
+    for (size_t k = 0; k < count; k++) {
+        double *h = blocks + (header + user) * k;
+        size_t box = batch->box_stride ? k : 0;
+        fill_header(f, batch, (int)k, scale, host_form, host_form_size, h,
+                    t_lower + box * (size_t)f->n, t_upper + box * (size_t)f->n);
+        if (user)
+            memcpy(h + header, pagani_batch_params(batch, (int)k),
+                   user * sizeof(double));
+    }
+    out->batch = *batch;
+    out->batch.params = blocks;
+    out->batch.params_stride = (header + user) * sizeof(double);
+    out->batch.lower = t_lower;
+    out->batch.upper = t_upper;
+    out->batch.box_stride = batch->box_stride ? (size_t)f->n : 0;
+    return PAGANI_OK;
+}
+
+void pagani_domain_batch_free(pagani_domain_batch *d)
+{
+    free(d->storage);
+    d->storage = NULL;
+}
