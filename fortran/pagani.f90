@@ -153,6 +153,8 @@ module pagani
         integer(c_int) :: norm        ! PAGANI_NORM_*
         real(c_double) :: mc_sigmas   ! Monte Carlo: converged at this many sigma
         real(c_double) :: domain_scale ! unbounded axes: the map's length s
+        type(c_ptr) :: breaks         ! cubature: break points, or null
+        type(c_ptr) :: break_counts   ! their counts per axis (int), or null
     end type
 
     ! struct pagani_result

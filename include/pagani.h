@@ -140,6 +140,8 @@ typedef enum pagani_norm {
  * keeps a region of an 8-D integrand within 1.7 KB and the evaluation's
  * sums within what a GPU thread can hold in fast memory. */
 #define PAGANI_MAX_COMPONENTS 64
+/* The most break points of one axis (pagani_options.break_counts). */
+#define PAGANI_MAX_BREAKS 64
 /* The largest pagani_options.mc_sigmas. */
 #define PAGANI_MC_SIGMAS_MAX 100.0
 
@@ -311,6 +313,22 @@ typedef struct pagani_options {
      * line's f near 0 (shift x yourself): half of the t interval covers
      * |x| < 0.6 s. Default 1 (0: the default); finite. */
     double domain_scale;
+
+    /* Cubature: break points, coordinates where f is not smooth (a kink,
+     * a jump, a threshold; README, "Domains and singularities"), so that
+     * the faces of the first split's regions fall exactly on them:
+     * break_counts[i] (0..PAGANI_MAX_BREAKS) increasing finite coordinates
+     * for axis i, one axis after another in `breaks` (axis 0's first).
+     * break_counts NULL (the default): none. The caller owns both arrays,
+     * read during the call. Points outside (lower[i], upper[i]) are
+     * ignored; an axis with points inside is integrated through a map
+     * linear between them that gives each segment whole cells of the
+     * first split, so its segments may not outnumber the parts per axis
+     * of initial_splits (4 below 5 dimensions by default); an unbounded
+     * axis takes none (both PAGANI_ERR_OPTION). Vegas and QMC ignore
+     * them. */
+    const double *breaks;
+    const int *break_counts;
 } pagani_options;
 
 /* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).

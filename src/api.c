@@ -341,14 +341,16 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
     if ((rc = pagani_collective_start(ctx, f, batch, &opt, 0)) != PAGANI_OK)
         return rc;
     start = pagani_now();
-    if ((rc = pagani_domain_batch_make(ctx, f, batch,
-                                       opt.domain_scale > 0.0 ? opt.domain_scale
-                                                              : 1.0,
-                                       &mapped)) != PAGANI_OK)
-        return rc;
-    if (opt.method == PAGANI_AUTO)
+    rc = pagani_domain_batch_make(ctx, f, batch, &opt, &mapped);
+    if (rc == PAGANI_OK && opt.method == PAGANI_AUTO) {
         rc = pagani_auto_choose(ctx, mapped.f, &mapped.batch, &opt, &reason,
                                 &pilot);
+        if (rc == PAGANI_OK && opt.method == PAGANI_CUBATURE &&
+            opt.break_counts) { /* the break points apply to cubature */
+            pagani_domain_batch_free(&mapped);
+            rc = pagani_domain_batch_make(ctx, f, batch, &opt, &mapped);
+        }
+    }
     memset(results, 0, (size_t)batch->count * sizeof *results);
     if (rc == PAGANI_OK)
         rc = pagani_run_layered(ctx, mapped.f, &mapped.batch, &opt, results);

@@ -24,7 +24,7 @@ static inline double compiled_entry(const pagani_integrand *f, const double *x)
 
     if (!f->host_module) return f->function(x, f->n, f->params);
     if (!(block = calloc(1, header + user))) return NAN;
-    block[2] = f->params != NULL;
+    block[2] = f->params ? PAGANI_DOMAIN_HEADER(f->n) : 0; /* its start */
     block[3] = f->ncomp;
     if (f->params) memcpy((char *)block + header, f->params, user);
     value = f->function(x, f->n, block);

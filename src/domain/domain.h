@@ -10,7 +10,9 @@
  *                              dx/dt = s (1 + t^2) / (1 - t^2)^2
  *
  * with s = pagani_options.domain_scale (default 1). A finite axis keeps
- * x = t. Where x(t) or the Jacobian is not finite (t at an end: no rule
+ * x = t, unless cubature runs with break points inside it
+ * (domain_breaks.c): then t runs over [0, 1] and x(t) is linear between
+ * the break points, each segment given whole cells of the first split. Where x(t) or the Jacobian is not finite (t at an end: no rule
  * evaluates there, but a sample may) the point contributes 0 and f is not
  * called.
  *
@@ -28,16 +30,22 @@
 /* The header, in doubles, in front of each parameter block:
  *   [0] the host function under the wrappers (its bytes), else 0;
  *   [1] the number of mapped axes (0: x = t everywhere);
- *   [2] 1 when the caller's block follows, 0 when there is none (p NULL);
+ *   [2] where the caller's block starts, in doubles from the header's
+ *       start, or 0 when there is none (p NULL);
  *   [3] the integrand's components;
  *   then per axis i: [4 + 3i] the kind (PAGANI_DOMAIN_*), [5 + 3i] the
- *   finite end a or b, [6 + 3i] the scale s. */
+ *   finite end a or b, [6 + 3i] the scale s; a piecewise axis has
+ *   instead at [5 + 3i] where its table starts (doubles from the
+ *   header's start) and at [6 + 3i] its segments m: the table holds the
+ *   m + 1 ends of the segments in t, then their m + 1 images in x.
+ * PAGANI_DOMAIN_HEADER is its size without the tables. */
 #define PAGANI_DOMAIN_HEADER(n) (4 + 3 * (n))
 enum {
     PAGANI_DOMAIN_FINITE = 0,
     PAGANI_DOMAIN_UPPER_INFINITE = 1, /* [a, +inf) */
     PAGANI_DOMAIN_LOWER_INFINITE = 2, /* (-inf, b] */
-    PAGANI_DOMAIN_BOTH_INFINITE = 3   /* (-inf, +inf) */
+    PAGANI_DOMAIN_BOTH_INFINITE = 3,  /* (-inf, +inf) */
+    PAGANI_DOMAIN_PIECEWISE = 4       /* break points inside [a, b] */
 };
 
 /* The map, x from t given the header h of an n-dimensional integrand;
@@ -63,12 +71,30 @@ typedef struct pagani_domain_batch {
 
 /* The batch of f in t: each integral's box mapped, its block preceded by
  * the header, f's host forms (those not compiled from source, which read
- * the header themselves) replaced by the wrappers; scale s > 0. Returns
- * PAGANI_OK or PAGANI_ERR_NO_MEMORY. Free with pagani_domain_batch_free. */
+ * the header themselves) replaced by the wrappers; opt's domain_scale
+ * (0: 1), and its break points when opt->method is PAGANI_CUBATURE.
+ * Returns PAGANI_OK, PAGANI_ERR_NO_MEMORY, or PAGANI_ERR_OPTION for
+ * break points on an unbounded axis or more segments on an axis than the
+ * first split has cells. Free with pagani_domain_batch_free (also after
+ * a failure). */
 int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
-                             const pagani_batch *batch, double scale,
+                             const pagani_batch *batch,
+                             const pagani_options *opt,
                              pagani_domain_batch *out);
 void pagani_domain_batch_free(pagani_domain_batch *d);
+
+/* Break points (domain_breaks.c). pagani_breaks_check: opt's break
+ * points for n axes are valid (counts 0..PAGANI_MAX_BREAKS, finite,
+ * increasing; PAGANI_ERR_OPTION, or PAGANI_ERR_NULL_POINTER for counts
+ * without points). pagani_breaks_table_doubles: the doubles their tables
+ * may take in a header. pagani_breaks_axis: axis i's table over [lower,
+ * upper] for a first split of `parts` cells; returns its segments, 0
+ * when no break point falls inside (the axis stays x = t), -1 when the
+ * segments outnumber the cells. */
+int pagani_breaks_check(pagani_context *ctx, int n, const pagani_options *opt);
+size_t pagani_breaks_table_doubles(int n, const pagani_options *opt);
+int pagani_breaks_axis(const pagani_options *opt, int i, double lower,
+                       double upper, int parts, double *table);
 
 /* Whether axis bounds lower < upper leave the axis unbounded. */
 static inline int pagani_domain_unbounded(double lower, double upper)

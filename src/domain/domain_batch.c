@@ -9,9 +9,9 @@
 #include "domain/domain.h"
 
 /* The caller's block behind header h (NULL when there is none). */
-static const void *user_block(const double *h, int n)
+static const void *user_block(const double *h)
 {
-    return h[2] != 0.0 ? h + PAGANI_DOMAIN_HEADER(n) : NULL;
+    return h[2] != 0.0 ? h + (size_t)h[2] : NULL;
 }
 
 static double domain_function(const double *t, int n, const void *params)
@@ -21,9 +21,9 @@ static double domain_function(const double *t, int n, const void *params)
     pagani_function user;
 
     memcpy(&user, h, sizeof user);
-    if (h[1] == 0.0) return user(t, n, user_block(h, n));
+    if (h[1] == 0.0) return user(t, n, user_block(h));
     jacobian = pagani_domain_map(h, n, t, x);
-    return jacobian == 0.0 ? 0.0 : user(x, n, user_block(h, n)) * jacobian;
+    return jacobian == 0.0 ? 0.0 : user(x, n, user_block(h)) * jacobian;
 }
 
 /* The vector form: every component times the Jacobian, or 0 where the
@@ -38,7 +38,7 @@ static void domain_vector_function(const double *t, int n, const void *params,
 
     memcpy(&user, h, sizeof user);
     if (h[1] == 0.0) {
-        user(t, n, user_block(h, n), f);
+        user(t, n, user_block(h), f);
         return;
     }
     jacobian = pagani_domain_map(h, n, t, x);
@@ -46,7 +46,7 @@ static void domain_vector_function(const double *t, int n, const void *params,
         for (int c = 0; c < ncomp; c++) f[c] = 0.0;
         return;
     }
-    user(x, n, user_block(h, n), f);
+    user(x, n, user_block(h), f);
     for (int c = 0; c < ncomp; c++) f[c] *= jacobian;
 }
 
@@ -80,33 +80,69 @@ static void map_axis(double lower, double upper, double s, double *t_lower,
     }
 }
 
-/* Integral k's header, and its box in t at t_lower, t_upper. */
-static void fill_header(const pagani_integrand *f, const pagani_batch *b,
-                        int k, double scale, const void *host_form,
-                        size_t host_form_size, double *h, double *t_lower,
-                        double *t_upper)
+/* What every header of a batch shares. */
+typedef struct header_plan {
+    const pagani_options *opt;
+    int breaks;              /* cubature with break points */
+    int parts;               /* cells per axis of cubature's first split */
+    size_t doubles;          /* the header's size, tables included */
+    const void *host_form;   /* the host function under the wrappers */
+    size_t host_form_size;
+} header_plan;
+
+/* Integral k's header, and its box in t at t_lower, t_upper:
+ * PAGANI_ERR_OPTION when its break points do not fit it. */
+static int fill_header(pagani_context *ctx, const pagani_integrand *f,
+                       const pagani_batch *b, int k, const header_plan *plan,
+                       double *h, double *t_lower, double *t_upper)
 {
     const double *lower = pagani_batch_lower(b, k);
     const double *upper = pagani_batch_upper(b, k);
+    const double scale = plan->opt->domain_scale > 0.0
+                             ? plan->opt->domain_scale : 1.0;
+    size_t table = PAGANI_DOMAIN_HEADER(f->n);
     int mapped = 0;
 
-    memset(h, 0, PAGANI_DOMAIN_HEADER(f->n) * sizeof *h);
-    memcpy(h, host_form, host_form_size);
+    memset(h, 0, plan->doubles * sizeof *h);
+    memcpy(h, plan->host_form, plan->host_form_size);
     for (int i = 0; i < f->n; i++) {
-        map_axis(lower[i], upper[i], scale, &t_lower[i], &t_upper[i],
-                 h + 4 + 3 * i);
-        mapped += pagani_domain_unbounded(lower[i], upper[i]);
+        double *axis = h + 4 + 3 * i;
+        int segments = 0;
+        map_axis(lower[i], upper[i], scale, &t_lower[i], &t_upper[i], axis);
+        if (plan->breaks && plan->opt->break_counts[i] > 0 &&
+            pagani_domain_unbounded(lower[i], upper[i]))
+            return pagani_fail(ctx, PAGANI_ERR_OPTION, "axis %d: break "
+                               "points on an unbounded axis are not "
+                               "supported", i);
+        if (plan->breaks)
+            segments = pagani_breaks_axis(plan->opt, i, lower[i], upper[i],
+                                          plan->parts, h + table);
+        if (segments < 0)
+            return pagani_fail(ctx, PAGANI_ERR_OPTION, "axis %d: its break "
+                               "points cut it into more segments than the "
+                               "%d cells of the first split (raise "
+                               "initial_splits)", i, plan->parts);
+        if (segments > 0) {
+            axis[0] = PAGANI_DOMAIN_PIECEWISE;
+            axis[1] = (double)table;
+            axis[2] = segments;
+            t_lower[i] = 0.0;
+            t_upper[i] = 1.0;
+            table += 2 * (size_t)(segments + 1);
+        }
+        mapped += axis[0] != PAGANI_DOMAIN_FINITE;
     }
     h[1] = mapped;
-    h[2] = b->params != NULL;
+    h[2] = b->params ? (double)plan->doubles : 0.0;
     h[3] = f->ncomp;
+    return PAGANI_OK;
 }
 
 int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
-                             const pagani_batch *batch, double scale,
+                             const pagani_batch *batch,
+                             const pagani_options *opt,
                              pagani_domain_batch *out)
 {
-    const size_t header = PAGANI_DOMAIN_HEADER(f->n);
     const size_t user_bytes = batch->params_stride
                                   ? batch->params_stride
                                   : pagani_params_padded(f->params_size);
@@ -116,21 +152,30 @@ int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
     /* the host functions run under the wrappers on the CPU; compiled
      * source and the GPU read the header themselves */
     const int wrap = ctx->kind == PAGANI_BACKEND_CPU && !f->host_module;
-    const void *host_form = NULL;
-    size_t host_form_size = 0;
+    header_plan plan = {opt, 0, 0, PAGANI_DOMAIN_HEADER(f->n), NULL, 0};
     double *blocks, *t_lower, *t_upper;
+    size_t header;
+    int rc;
 
     memset(out, 0, sizeof *out);
     out->integrand = *f;
     out->f = f;
+    if (opt->method == PAGANI_CUBATURE && opt->break_counts) {
+        if ((rc = pagani_breaks_check(ctx, f->n, opt)) != PAGANI_OK)
+            return rc;
+        plan.breaks = 1;
+        plan.parts = pagani_cubature_initial_parts(f->n, opt->initial_splits);
+        plan.doubles += pagani_breaks_table_doubles(f->n, opt);
+    }
+    header = plan.doubles;
     if (wrap && f->function) {
-        host_form = &f->function;
-        host_form_size = sizeof f->function;
+        plan.host_form = &f->function;
+        plan.host_form_size = sizeof f->function;
         out->integrand.function = domain_function;
         out->f = &out->integrand;
     } else if (wrap && f->vector_function) {
-        host_form = &f->vector_function;
-        host_form_size = sizeof f->vector_function;
+        plan.host_form = &f->vector_function;
+        plan.host_form_size = sizeof f->vector_function;
         out->integrand.vector_function = domain_vector_function;
         out->f = &out->integrand;
     }
@@ -146,8 +191,10 @@ int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
     for (size_t k = 0; k < count; k++) {
         double *h = blocks + (header + user) * k;
         size_t box = batch->box_stride ? k : 0;
-        fill_header(f, batch, (int)k, scale, host_form, host_form_size, h,
-                    t_lower + box * (size_t)f->n, t_upper + box * (size_t)f->n);
+        rc = fill_header(ctx, f, batch, (int)k, &plan, h,
+                         t_lower + box * (size_t)f->n,
+                         t_upper + box * (size_t)f->n);
+        if (rc != PAGANI_OK) return rc;
         if (user)
             memcpy(h + header, pagani_batch_params(batch, (int)k),
                    user * sizeof(double));

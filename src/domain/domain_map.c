@@ -22,6 +22,14 @@ PAGANI_DOMAIN_FN double pagani_domain_map(const double *h, int n,
         const double scale = h[6 + 3 * i], u = t[i];
         if (kind == 0.0) {
             x[i] = u;
+        } else if (kind == 4.0) {
+            const int m = (int)scale;
+            const double *knots = h + (int)end, *xs = knots + m + 1;
+            int j = 0;
+            while (j < m - 1 && u >= knots[j + 1]) j++;
+            x[i] = xs[j] + (u - knots[j]) * ((xs[j + 1] - xs[j]) /
+                                             (knots[j + 1] - knots[j]));
+            jacobian *= (xs[j + 1] - xs[j]) / (knots[j + 1] - knots[j]);
         } else if (kind == 3.0) {
             const double d = 1.0 - u * u;
             x[i] = scale * u / d;

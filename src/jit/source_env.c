@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "jit/source_env.h"
-#include "domain/domain.h"
+#include "domain/domain.h" /* pagani_domain_map_text */
 
 /* The constants of <math.h> that C99 does not promise, with glibc's
  * values. NVRTC has no headers, and a strict host compiler may hide them. */
@@ -79,12 +79,13 @@ static const char cuda_vector_entry[] =
     "double *f)\n{\n";
 
 /* The entry's work: the parameter block starts with the map's header
- * (src/domain/domain.h; %d: its doubles, then n), the user's code runs at
- * x(t) and its values are multiplied by the Jacobian; where the map has
- * none (an end of an unbounded axis) the point contributes 0. */
+ * (src/domain/domain.h, which says where the caller's block starts; %d:
+ * n), the user's code runs at x(t) and its values are multiplied by the
+ * Jacobian; where the map has none (an end of an unbounded axis) the
+ * point contributes 0. */
 static const char map_locals[] =
     "    const double *h = (const double *)params;\n"
-    "    const void *user = h[2] != 0.0 ? (const void *)(h + %d) : 0;\n"
+    "    const void *user = h[2] != 0.0 ? (const void *)(h + (int)h[2]) : 0;\n"
     "    double x[%d], jacobian;\n";
 /* %d: n. */
 static const char map_scalar[] =
@@ -299,7 +300,7 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
         end += sprintf(end, "%s", ncomp > 0 ? cuda_vector_entry : cuda_entry);
     else
         end += sprintf(end, "%s", ncomp > 0 ? host_vector_entry : host_entry);
-    end += sprintf(end, map_locals, PAGANI_DOMAIN_HEADER(n), n);
+    end += sprintf(end, map_locals, n);
     if (ncomp > 0)
         end += sprintf(end, map_vector, n, ncomp, ncomp);
     else

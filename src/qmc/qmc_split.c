@@ -167,6 +167,7 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
     pagani_batch one = {1, f ? f->params : NULL, 0, lower, upper, 0, NULL,
                         NULL};
     pagani_domain_batch mapped;
+    pagani_options qmc_opt = opt ? *opt : pagani_options_default(PAGANI_QMC);
     qmc_job job;
     qmc_fault fault;
     void *state = NULL;
@@ -188,9 +189,13 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
                            "be 1 <= first + j*leap < 2^63 (first %llu, count "
                            "%llu, leap %llu)", first, count, leap);
     /* f's entry reads the header of the map (a finite box's: x = t) */
-    if ((rc = pagani_domain_batch_make(ctx, f, &one, 1.0, &mapped)) !=
-        PAGANI_OK)
+    /* QMC: break points do not apply */
+    qmc_opt.method = PAGANI_QMC;
+    if ((rc = pagani_domain_batch_make(ctx, f, &one, &qmc_opt, &mapped)) !=
+        PAGANI_OK) {
+        pagani_domain_batch_free(&mapped);
         return rc;
+    }
     rc = pagani_qmc_batch_job(ctx, mapped.f, &mapped.batch, opt, &job);
     if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job, &state);
     if (rc == PAGANI_OK)
