@@ -6,7 +6,6 @@ check_PROGRAMS += tests/test_domains
 tests_test_domains_SOURCES = tests/test_domains.c tests/tap.h
 tests_test_domains_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_domains
-EXTRA_DIST += tests/compiled_entry.h
 
 # Cubature's break points: test_breaks checks a kink and a jump named as
 # break points against the smooth integrand's cost and the run without.

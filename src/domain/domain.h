@@ -19,16 +19,25 @@
  * The map travels in front of each parameter block: the header below,
  * then the caller's block. Compiled source reads it in its entry (the
  * generated wrapper, src/jit/source_env.c, the same text on the CPU and
- * the GPU); a host function runs under pagani_domain_function or
- * pagani_domain_vector_function, which read it too.
+ * the GPU), which tells a header from a caller's block by its first
+ * double, PAGANI_DOMAIN_MARK; a host function runs under a wrapper that
+ * reads it too. A run with no axis to map passes the caller's blocks
+ * and f as they are.
  */
 #ifndef PAGANI_DOMAIN_H
 #define PAGANI_DOMAIN_H
 
 #include "methods.h"
 
+/* The first double of a header for compiled source: a value no
+ * parameter block is expected to start with (the finite double of bits
+ * 0xFFCC0DEFF00DD0A1), and its text for generated source. */
+#define PAGANI_DOMAIN_MARK_TEXT "(-3.9400998844453683e+307)"
+#define PAGANI_DOMAIN_MARK (-3.9400998844453683e+307)
+
 /* The header, in doubles, in front of each parameter block:
- *   [0] the host function under the wrappers (its bytes), else 0;
+ *   [0] PAGANI_DOMAIN_MARK, or under the host wrappers the host
+ *       function (its bytes);
  *   [1] the number of mapped axes (0: x = t everywhere);
  *   [2] where the caller's block starts, in doubles from the header's
  *       start, or 0 when there is none (p NULL);
@@ -71,8 +80,10 @@ typedef struct pagani_domain_batch {
 
 /* The batch of f in t: each integral's box mapped, its block preceded by
  * the header, f's host forms (those not compiled from source, which read
- * the header themselves) replaced by the wrappers; opt's domain_scale
- * (0: 1), and its break points when opt->method is PAGANI_CUBATURE.
+ * the header themselves) replaced by the wrappers, or batch and f as
+ * they are when no axis is mapped; opt's domain_scale
+ * (0: 1), and its break points (checked: pagani_breaks_check) when
+ * opt->method is PAGANI_CUBATURE.
  * Returns PAGANI_OK, PAGANI_ERR_NO_MEMORY, or PAGANI_ERR_OPTION for
  * break points on an unbounded axis or more segments on an axis than the
  * first split has cells. Free with pagani_domain_batch_free (also after

@@ -14,6 +14,8 @@ static const void *user_block(const double *h)
     return h[2] != 0.0 ? h + (size_t)h[2] : NULL;
 }
 
+/* A host function under the map: params is its header (the function's
+ * bytes in [0]) in front of the caller's block. */
 static double domain_function(const double *t, int n, const void *params)
 {
     const double *h = params;
@@ -50,13 +52,14 @@ static void domain_vector_function(const double *t, int n, const void *params,
     for (int c = 0; c < ncomp; c++) f[c] *= jacobian;
 }
 
-/* Axis i of a box in t, and its entries in header h (scale s). */
+/* An axis [lower, upper] in t, and its three entries of the header at h
+ * (kind, finite end, scale s). */
 static void map_axis(double lower, double upper, double s, double *t_lower,
                      double *t_upper, double *h)
 {
+    h[0] = PAGANI_DOMAIN_FINITE;
     h[1] = 0.0;
     h[2] = 0.0;
-    h[0] = PAGANI_DOMAIN_FINITE;
     if (isinf(lower) && isinf(upper)) {
         h[0] = PAGANI_DOMAIN_BOTH_INFINITE;
         *t_lower = -1.0;
@@ -104,7 +107,8 @@ static int fill_header(pagani_context *ctx, const pagani_integrand *f,
     int mapped = 0;
 
     memset(h, 0, plan->doubles * sizeof *h);
-    memcpy(h, plan->host_form, plan->host_form_size);
+    h[0] = PAGANI_DOMAIN_MARK;
+    if (plan->host_form) memcpy(h, plan->host_form, plan->host_form_size);
     for (int i = 0; i < f->n; i++) {
         double *axis = h + 4 + 3 * i;
         int segments = 0;
@@ -138,6 +142,22 @@ static int fill_header(pagani_context *ctx, const pagani_integrand *f,
     return PAGANI_OK;
 }
 
+/* Whether some integral of the batch has an unbounded axis, or an axis
+ * with break points (when they apply). */
+static int needs_map(int n, const pagani_batch *b, const header_plan *plan)
+{
+    for (int i = 0; plan->breaks && i < n; i++)
+        if (plan->opt->break_counts[i] > 0) return 1;
+    for (int k = 0; k < b->count; k++) {
+        for (int i = 0; i < n; i++)
+            if (pagani_domain_unbounded(pagani_batch_lower(b, k)[i],
+                                        pagani_batch_upper(b, k)[i]))
+                return 1;
+        if (!b->box_stride) break;
+    }
+    return 0;
+}
+
 int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
                              const pagani_batch *batch,
                              const pagani_options *opt,
@@ -161,13 +181,15 @@ int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
     out->integrand = *f;
     out->f = f;
     if (opt->method == PAGANI_CUBATURE && opt->break_counts) {
-        if ((rc = pagani_breaks_check(ctx, f->n, opt)) != PAGANI_OK)
-            return rc;
         plan.breaks = 1;
         plan.parts = pagani_cubature_initial_parts(f->n, opt->initial_splits);
         plan.doubles += pagani_breaks_table_doubles(f->n, opt);
     }
     header = plan.doubles;
+    if (!needs_map(f->n, batch, &plan)) {
+        out->batch = *batch;
+        return PAGANI_OK;
+    }
     if (wrap && f->function) {
         plan.host_form = &f->function;
         plan.host_form_size = sizeof f->function;

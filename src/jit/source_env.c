@@ -78,25 +78,28 @@ static const char cuda_vector_entry[] =
     "pagani_integrand_device_vector(const double *t, const void *params, "
     "double *f)\n{\n";
 
-/* The entry's work: the parameter block starts with the map's header
- * (src/domain/domain.h, which says where the caller's block starts; %d:
- * n), the user's code runs at x(t) and its values are multiplied by the
- * Jacobian; where the map has none (an end of an unbounded axis) the
- * point contributes 0. */
+/* The entry's work: a parameter block that starts with the map's header
+ * (src/domain/domain.h: its mark, then where the caller's block starts;
+ * %s: the mark, %d: n) runs the user's code at x(t) and multiplies its
+ * values by the Jacobian, where the map has none (an end of an unbounded
+ * axis) the point contributes 0; any other block (or none) is the
+ * caller's, the point x itself. */
 static const char map_locals[] =
     "    const double *h = (const double *)params;\n"
-    "    const void *user = h[2] != 0.0 ? (const void *)(h + (int)h[2]) : 0;\n"
-    "    double x[%d], jacobian;\n";
+    "    const void *user;\n"
+    "    double x[%d], jacobian;\n"
+    "    if (!h || h[0] != %s) h = 0;\n"
+    "    user = !h ? params : h[2] != 0.0 ? (const void *)(h + (int)h[2]) : 0;\n";
 /* %d: n. */
 static const char map_scalar[] =
-    "    if (h[1] == 0.0) return pagani_integrand_body(t, user);\n"
+    "    if (!h || h[1] == 0.0) return pagani_integrand_body(t, user);\n"
     "    jacobian = pagani_domain_map(h, %d, t, x);\n"
     "    if (jacobian == 0.0) return 0.0;\n"
     "    return pagani_integrand_body(x, user) * jacobian;\n"
     "}\n";
 /* %d: n, then ncomp twice. */
 static const char map_vector[] =
-    "    if (h[1] == 0.0) {\n"
+    "    if (!h || h[1] == 0.0) {\n"
     "        pagani_integrand_body(t, user, f);\n"
     "        return;\n"
     "    }\n"
@@ -284,7 +287,8 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
             sizeof cuda_map_fn + strlen(pagani_domain_map_text) + 1 +
             sizeof cuda_ncomp + sizeof host_attributes +
             2 * sizeof host_vector_body + sizeof host_vector_entry +
-            sizeof map_locals + sizeof map_vector + 8 + 12 * 11 +
+            sizeof map_locals + sizeof PAGANI_DOMAIN_MARK_TEXT +
+            sizeof map_vector + 8 + 12 * 11 +
             sizeof preamble + sizeof vector_preamble +
             sizeof body_open + sizeof expr_open + len + sizeof body_close +
             sizeof expr_close;
@@ -300,7 +304,7 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
         end += sprintf(end, "%s", ncomp > 0 ? cuda_vector_entry : cuda_entry);
     else
         end += sprintf(end, "%s", ncomp > 0 ? host_vector_entry : host_entry);
-    end += sprintf(end, map_locals, n);
+    end += sprintf(end, map_locals, n, PAGANI_DOMAIN_MARK_TEXT);
     if (ncomp > 0)
         end += sprintf(end, map_vector, n, ncomp, ncomp);
     else

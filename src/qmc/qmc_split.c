@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "qmc/qmc.h"
-#include "domain/domain.h"
 #include "sampling/qmc_point.h"
 #include "sampling/zinterhof_table.h"
 
@@ -164,10 +163,6 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
 {
     const qmc_ops *ops;
     const int first_integral = 0;
-    pagani_batch one = {1, f ? f->params : NULL, 0, lower, upper, 0, NULL,
-                        NULL};
-    pagani_domain_batch mapped;
-    pagani_options qmc_opt = opt ? *opt : pagani_options_default(PAGANI_QMC);
     qmc_job job;
     qmc_fault fault;
     void *state = NULL;
@@ -188,22 +183,14 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "QMC piece: indices must "
                            "be 1 <= first + j*leap < 2^63 (first %llu, count "
                            "%llu, leap %llu)", first, count, leap);
-    /* f's entry reads the header of the map (a finite box's: x = t) */
-    /* QMC: break points do not apply */
-    qmc_opt.method = PAGANI_QMC;
-    if ((rc = pagani_domain_batch_make(ctx, f, &one, &qmc_opt, &mapped)) !=
-        PAGANI_OK) {
-        pagani_domain_batch_free(&mapped);
+    if ((rc = pagani_qmc_job(ctx, f, lower, upper, opt, &job)) != PAGANI_OK)
         return rc;
-    }
-    rc = pagani_qmc_batch_job(ctx, mapped.f, &mapped.batch, opt, &job);
-    if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job, &state);
+    rc = ops->setup(ctx->backend_state, &job, &state);
     if (rc == PAGANI_OK)
         rc = ops->sums(state, &first_integral, 1, 0, job.shifts, first, count,
                        leap, sums, &fault);
     if (state) ops->release(state);
-    if (rc == PAGANI_ERR_NONFINITE) rc = pagani_qmc_fault(ctx, &job, &fault);
-    pagani_domain_batch_free(&mapped);
+    if (rc == PAGANI_ERR_NONFINITE) return pagani_qmc_fault(ctx, &job, &fault);
     return rc;
 }
 
