@@ -154,6 +154,9 @@ module pagani
         type(c_ptr) :: progress_data
         integer(c_int) :: norm        ! PAGANI_NORM_*
         real(c_double) :: mc_sigmas   ! Monte Carlo: converged at this many sigma
+        real(c_double) :: domain_scale ! unbounded axes: the map's length s
+        type(c_ptr) :: breaks         ! cubature: break points, or null
+        type(c_ptr) :: break_counts   ! their counts per axis (int), or null
     end type
 
     ! struct pagani_result

@@ -38,7 +38,8 @@ typedef enum pagani_error {
     PAGANI_OK = 0,
     PAGANI_ERR_NULL_POINTER,      /* a required pointer argument was NULL */
     PAGANI_ERR_DIMENSION,         /* n < 1, or above what the method accepts */
-    PAGANI_ERR_BOUNDS,            /* a bound is not finite, or lower >= upper */
+    PAGANI_ERR_BOUNDS,            /* a bound is NaN or infinite on the wrong
+                                     side, or lower >= upper */
     PAGANI_ERR_TOLERANCE,         /* epsrel/epsabs negative or NaN, or both 0 */
     PAGANI_ERR_OPTION,            /* another option is out of its range */
     PAGANI_ERR_NO_FORM,           /* the integrand has no form this backend runs */
@@ -143,6 +144,8 @@ typedef enum pagani_norm {
  * keeps a region of an 8-D integrand within 1.7 KB and the evaluation's
  * sums within what a GPU thread can hold in fast memory. */
 #define PAGANI_MAX_COMPONENTS 64
+/* The most break points of one axis (pagani_options.break_counts). */
+#define PAGANI_MAX_BREAKS 64
 /* The largest pagani_options.mc_sigmas. */
 #define PAGANI_MC_SIGMAS_MAX 100.0
 
@@ -307,6 +310,31 @@ typedef struct pagani_options {
      * as 1/sqrt(evaluations); measured 1.0 to 2.1 times: README, "What
      * converged means"). At most 100. */
     double mc_sigmas;
+
+    /* Unbounded axes (a lower bound -INFINITY or an upper +INFINITY; README,
+     * "Domains and singularities"): the length s of the change of
+     * variables that maps each onto a finite interval, x = a + s t/(1-t)
+     * on [a, inf), x = b - s t/(1-t) on (-inf, b], x = s t/(1-t^2) on the
+     * whole line. Take s near the width of f's decay, and centre the whole
+     * line's f near 0 (shift x yourself): half of the t interval covers
+     * |x| < 0.6 s. Default 1 (0: the default); finite. */
+    double domain_scale;
+
+    /* Cubature: break points, coordinates where f is not smooth (a kink,
+     * a jump, a threshold; README, "Domains and singularities"), so that
+     * the faces of the first split's regions fall exactly on them:
+     * break_counts[i] (0..PAGANI_MAX_BREAKS) increasing finite coordinates
+     * for axis i, one axis after another in `breaks` (axis 0's first).
+     * break_counts NULL (the default): none. The caller owns both arrays,
+     * read during the call. Points outside (lower[i], upper[i]) are
+     * ignored; an axis with points inside is integrated through a map
+     * linear between them that gives each segment whole cells of the
+     * first split, so its segments may not outnumber the parts per axis
+     * of initial_splits (4 below 5 dimensions by default); an unbounded
+     * axis takes none (both PAGANI_ERR_OPTION). Vegas and QMC ignore
+     * them. */
+    const double *breaks;
+    const int *break_counts;
 } pagani_options;
 
 /* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).
@@ -526,9 +554,14 @@ pagani_options pagani_options_default(pagani_method method);
  * defaults of PAGANI_AUTO). Returns PAGANI_OK when an estimate was made:
  * then read result->status to learn whether it converged.
  *
- * The box must be finite with lower[i] < upper[i], each width upper[i] -
- * lower[i] and the volume (their product) finite and not 0 in double;
- * else PAGANI_ERR_BOUNDS. PAGANI_ERR_NONFINITE means that f itself
+ * Each axis needs lower[i] < upper[i], neither NaN; lower[i] may be
+ * -INFINITY and upper[i] +INFINITY: such an axis is integrated through
+ * the change of variables of options->domain_scale, and the value is the
+ * integral over the unbounded domain (f must decay: a point whose
+ * Jacobian is infinite contributes 0, but a slow decay shows as an error
+ * that does not converge). The finite axes' widths upper[i] - lower[i]
+ * and their product must be finite and not 0 in double; else
+ * PAGANI_ERR_BOUNDS. PAGANI_ERR_NONFINITE means that f itself
  * returned NaN or infinity. When every value of f is finite but a sum the
  * method forms from them overflows a double, the run ends after that
  * iteration (the progress callback has seen it) with PAGANI_OK, status

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "internal.h"
 #include "methods.h"
+#include "domain/domain.h"
 
 /* The most CPU threads a context accepts (pagani_context_set_threads and
  * PAGANI_THREADS): far above any CPU's cores, far below what a process can
@@ -185,6 +186,7 @@ pagani_options pagani_options_default(pagani_method method)
     o.qmc_initial_points = 1LL << 14;
     o.qmc_transform = 1;
     o.mc_sigmas = 1.0;
+    o.domain_scale = 1.0;
     return o;
 }
 
@@ -218,6 +220,10 @@ int pagani_check_options(pagani_context *ctx, const pagani_options *o)
                            "mc_sigmas must be 0 (the default, 1) or a number of "
                            "standard deviations up to %g (got %g)",
                            PAGANI_MC_SIGMAS_MAX, o->mc_sigmas);
+    if (!(o->domain_scale >= 0.0 && isfinite(o->domain_scale)))
+        return pagani_fail(ctx, PAGANI_ERR_OPTION,
+                           "domain_scale must be 0 (the default, 1) or a "
+                           "finite length > 0 (got %g)", o->domain_scale);
     return PAGANI_OK;
 }
 
@@ -232,24 +238,30 @@ static int check_norm(pagani_context *ctx, const pagani_integrand *f,
     return PAGANI_OK;
 }
 
-/* Declared in internal.h. Each axis finite with lower < upper and a width
- * upper - lower that is a double; the volume, the product of the widths,
- * finite and not 0: every method scales by the widths and the volume, and
- * an overflow there would surface as NaN blamed on the integrand. */
+/* Declared in internal.h. Each axis with lower < upper, neither NaN, an
+ * infinite bound only on its own side (lower -inf, upper +inf: the map of
+ * src/domain takes the axis to a finite one); the finite axes' widths and
+ * their product, the volume, finite and not 0: every method scales by
+ * the widths and the volume, and an overflow there would surface as NaN
+ * blamed on the integrand. */
 int pagani_check_bounds(pagani_context *ctx, int n, const double *lower,
                         const double *upper)
 {
     double volume = 1.0;
 
     for (int i = 0; i < n; i++) {
-        if (!isfinite(lower[i]) || !isfinite(upper[i]))
+        if (isnan(lower[i]) || isnan(upper[i]) || lower[i] == INFINITY ||
+            upper[i] == -INFINITY)
             return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
-                               "bounds of axis %d are not finite ([%g, %g])",
+                               "bounds of axis %d are not numbers or not "
+                               "finite on their side ([%g, %g]; -inf is "
+                               "allowed below, +inf above)",
                                i, lower[i], upper[i]);
         if (!(lower[i] < upper[i]))
             return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
                                "axis %d: lower bound %g is not below upper bound %g",
                                i, lower[i], upper[i]);
+        if (pagani_domain_unbounded(lower[i], upper[i])) continue;
         if (!isfinite(upper[i] - lower[i]))
             return pagani_fail(ctx, PAGANI_ERR_BOUNDS,
                                "axis %d: the width upper - lower of [%g, %g] "
@@ -304,12 +316,14 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
 {
     pagani_options opt = options ? *options : pagani_options_default(PAGANI_AUTO);
     pagani_auto_reason reason = PAGANI_AUTO_NOT_USED;
+    pagani_domain_batch mapped;
     long long pilot = 0;
     double start, seconds;
     int rc;
 
     if ((rc = pagani_check_options(ctx, &opt)) != PAGANI_OK) return rc;
     if ((rc = check_norm(ctx, f, &opt)) != PAGANI_OK) return rc;
+    if ((rc = pagani_breaks_check(ctx, f->n, &opt)) != PAGANI_OK) return rc;
     for (int k = 0; k < batch->count; k++) {
         rc = pagani_check_bounds(ctx, f->n, pagani_batch_lower(batch, k),
                                  pagani_batch_upper(batch, k));
@@ -328,11 +342,20 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
     if ((rc = pagani_collective_start(ctx, f, batch, &opt, 0)) != PAGANI_OK)
         return rc;
     start = pagani_now();
-    if (opt.method == PAGANI_AUTO &&
-        (rc = pagani_auto_choose(ctx, f, batch, &opt, &reason, &pilot)) != PAGANI_OK)
-        return rc;
+    rc = pagani_domain_batch_make(ctx, f, batch, &opt, &mapped);
+    if (rc == PAGANI_OK && opt.method == PAGANI_AUTO) {
+        rc = pagani_auto_choose(ctx, mapped.f, &mapped.batch, &opt, &reason,
+                                &pilot);
+        if (rc == PAGANI_OK && opt.method == PAGANI_CUBATURE &&
+            opt.break_counts) { /* the break points apply to cubature */
+            pagani_domain_batch_free(&mapped);
+            rc = pagani_domain_batch_make(ctx, f, batch, &opt, &mapped);
+        }
+    }
     memset(results, 0, (size_t)batch->count * sizeof *results);
-    rc = pagani_run_layered(ctx, f, batch, &opt, results);
+    if (rc == PAGANI_OK)
+        rc = pagani_run_layered(ctx, mapped.f, &mapped.batch, &opt, results);
+    pagani_domain_batch_free(&mapped);
     seconds = pagani_now() - start;
     ctx->stop_requested = 0;
     results[0].evaluations += pilot;

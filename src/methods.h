@@ -70,6 +70,11 @@ int pagani_auto_choose(pagani_context *ctx, pagani_integrand *f,
                        const pagani_batch *batch, pagani_options *opt,
                        pagani_auto_reason *reason, long long *pilot_evaluations);
 
+/* Parts per axis of cubature's first uniform split of an n-dimensional
+ * box, for options' initial_splits (0: the original's choice, 4 below 5
+ * dimensions, 2 up to 10, 1 above). */
+int pagani_cubature_initial_parts(int n, int requested);
+
 int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
                               const pagani_batch *batch,
                               const pagani_options *opt, pagani_result *results);

@@ -51,6 +51,9 @@ int main(void)
     FIELD(pagani_options, progress);
     FIELD(pagani_options, progress_data);
     FIELD(pagani_options, norm);
+    FIELD(pagani_options, domain_scale);
+    FIELD(pagani_options, breaks);
+    FIELD(pagani_options, break_counts);
 
     SIZE(pagani_result);
     FIELD(pagani_result, value);

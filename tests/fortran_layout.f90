@@ -56,6 +56,11 @@ program fortran_layout
     call field('pagani_options.progress_data', c_loc(o), &
         c_loc(o%progress_data))
     call field('pagani_options.norm', c_loc(o), c_loc(o%norm))
+    call field('pagani_options.domain_scale', c_loc(o), &
+        c_loc(o%domain_scale))
+    call field('pagani_options.breaks', c_loc(o), c_loc(o%breaks))
+    call field('pagani_options.break_counts', c_loc(o), &
+        c_loc(o%break_counts))
 
     call size('pagani_result', c_sizeof(r))
     call field('pagani_result.value', c_loc(r), c_loc(r%value))

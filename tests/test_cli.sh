@@ -252,6 +252,21 @@ ok $? "--bounds -pi/2:M_PI_2,0:2*M_PI: 4 pi"
 run --lower 1 --upper e --epsrel 1e-9 '1/x[0]'
 [ $rc -eq 0 ] && close "$(value)" 1 1e-9
 ok $? "--upper e: 1/x over [1, e] is 1"
+# Unbounded axes (README, "Domains and singularities"): inf and -inf in
+# bounds; exp(-x0^2 - x1) over the line times the half-line is sqrt(pi);
+# a Gaussian of width 10 with --domain-scale 10 is 10 sqrt(2 pi).
+run --bounds '-inf:inf,0:+inf' --epsrel 1e-8 'exp(-x[0]*x[0] - x[1])'
+[ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", sqrt(atan2(0, -1)) }')" 1e-8
+ok $? "--bounds -inf:inf,0:+inf: exp(-x0^2 - x1) integrates to sqrt(pi)"
+run --lower -inf --upper inf --domain-scale 10 --epsrel 1e-8 \
+    'exp(-0.5 * (x[0] / 10) * (x[0] / 10))'
+[ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 10 * sqrt(2 * atan2(0, -1)) }')" 1e-8
+ok $? "--lower -inf --upper inf --domain-scale 10: 10 sqrt(2 pi)"
+bad_value 'axis 0: lower bound inf' --bounds 'inf:inf'
+bad_value 'upper: expected a number such as' --upper infinity
+bad_value "upper: '-1e999' is not a finite number" --upper -1e999
+bad_value 'domain-scale' --domain-scale 0
+bad_value 'domain-scale' --domain-scale inf
 run -p 'pi/2' --epsrel 1e-9 'cos(p[0]*x[0])'
 [ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 2 / atan2(0, -1) }')" 1e-9
 ok $? "-p pi/2: cos(p x) over [0, 1] is 2/pi"

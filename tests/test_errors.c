@@ -61,9 +61,9 @@ int main(void)
     rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);
     tap_ok(rc == PAGANI_ERR_BOUNDS && has(ctx, "axis 1"), "a NaN bound: %s",
            pagani_context_message(ctx));
-    hi[1] = INFINITY;
+    hi[1] = -INFINITY; /* +INFINITY is an unbounded axis (test_domains) */
     tap_ok(pagani_integrate(ctx, f, lo, hi, &opt, &r) == PAGANI_ERR_BOUNDS,
-           "an infinite bound is PAGANI_ERR_BOUNDS");
+           "an upper bound of -inf is PAGANI_ERR_BOUNDS");
     hi[1] = 0.0;
     rc = pagani_integrate(ctx, f, lo, hi, &opt, &r);
     tap_ok(rc == PAGANI_ERR_BOUNDS && has(ctx, "not below"), "lower == upper: %s",

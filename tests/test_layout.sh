@@ -34,11 +34,13 @@ module() {
 # The modules a module may include, besides itself.
 allowed() {
     case $1 in
-    api) echo "interface methods jit state" ;;
-    cubature|vegas|qmc) echo "interface methods sampling rules state" ;;
+    api) echo "interface methods jit state domain" ;;
+    cubature|vegas) echo "interface methods sampling rules state" ;;
+    qmc) echo "interface methods sampling rules state domain" ;;
     cpu) echo "interface sampling rules" ;;
     gpu) echo "interface sampling rules jit" ;;
-    jit) echo "interface" ;;
+    jit) echo "interface domain" ;;
+    domain) echo "interface methods" ;;
     state) echo "interface" ;;
     sampling) echo "interface" ;;
     rules) echo "interface sampling" ;;

@@ -559,14 +559,14 @@ static void test_wrap(void)
     char *cuda = pagani_source_wrap("return x[0];", 3, 0, PAGANI_TARGET_CUDA);
     char *host = pagani_source_wrap("x[0]", 3, 0, PAGANI_TARGET_HOST);
     tap_ok(cuda && strstr(cuda, "__device__ __forceinline__ double") &&
-           strstr(cuda, "pagani_integrand_device(const double *x, "
+           strstr(cuda, "pagani_integrand_device(const double *t, "
                         "const void *params)") &&
            strstr(cuda, "const int n = 3;") && strstr(cuda, "M_SQRT1_2") &&
            strstr(cuda, "#line 1 \"integrand\"\nreturn x[0];") &&
            !strstr(cuda, "#include"),
            "CUDA unit: device function, n constant, constants, no headers");
     tap_ok(host && strstr(host, "#include <math.h>") &&
-           strstr(host, PAGANI_HOST_ENTRY "(const double *x, int n_arg") &&
+           strstr(host, PAGANI_HOST_ENTRY "(const double *t, int n_arg") &&
            strstr(host, "return (\n#line 1 \"integrand\"\nx[0]\n"),
            "host unit: math.h, entry, expression wrapped in return");
     free(cuda);

@@ -25,7 +25,7 @@ enum {
     OPT_METHOD, OPT_BACKEND, OPT_RULE, OPT_MAX_EVALS, OPT_MAX_ITERATIONS,
     OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED,
     OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
-    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS
+    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -53,6 +53,7 @@ static const struct option long_options[] = {
     {"transform",       required_argument, NULL, OPT_TRANSFORM},
     {"calls",           required_argument, NULL, OPT_CALLS},
     {"sigmas",          required_argument, NULL, OPT_SIGMAS},
+    {"domain-scale",    required_argument, NULL, OPT_DOMAIN_SCALE},
     {"progress",        no_argument,       NULL, OPT_PROGRESS},
     {"json",            no_argument,       NULL, OPT_JSON},
     {"file",            required_argument, NULL, 'f'},
@@ -82,26 +83,31 @@ static int bad(const char *option, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
-/* How a number is read: a decimal (tolerances, --calls, --sigmas) or a
- * real, which may also use constants (bounds, parameters); numbers.h. */
+/* How a number is read: a decimal (tolerances, --calls, --sigmas), a
+ * real, which may also use constants (parameters, --domain-scale), or a
+ * bound, a real or an infinity; numbers.h. */
 typedef int (*scan_fn)(const char *s, const char **end, double *value);
 
 /* What each format looks like, for messages. */
 static const char *format_example(scan_fn scan)
 {
-    return scan == cli_scan_real ? "a number such as 2, -0.5, 1e-3, pi or "
-                                   "2*pi/3"
-                                 : "a decimal number such as 2, -0.5 or 1e-3";
+    return scan == cli_scan_bound  ? "a number such as 2, -0.5, 1e-3, pi, "
+                                     "2*pi/3, inf or -inf"
+           : scan == cli_scan_real ? "a number such as 2, -0.5, 1e-3, pi or "
+                                     "2*pi/3"
+                                   : "a decimal number such as 2, -0.5 or "
+                                     "1e-3";
 }
 
-/* Reads a finite number from the start of s with `scan`; *end is left
- * after it. `arg`, the whole argument, is quoted in messages. */
+/* Reads a finite number (a bound: or an infinity written as one) from
+ * the start of s with `scan`; *end is left after it. `arg`, the whole
+ * argument, is quoted in messages. */
 static int read_number(const char *option, const char *arg, const char *s,
                        scan_fn scan, const char **end, double *out)
 {
     if (!scan(s, end, out))
         return bad(option, "expected %s, got '%s'", format_example(scan), arg);
-    if (!isfinite(*out))
+    if (!isfinite(*out) && !(scan == cli_scan_bound && cli_infinity_at(s)))
         return bad(option, "'%.*s' is not a finite number", (int)(*end - s), s);
     return 0;
 }
@@ -263,14 +269,14 @@ static int parse_bounds(const char *option, const char *s, double **lower,
             bad(option, "more than %d axes", PAGANI_MAX_DIM);
             goto fail;
         }
-        if (read_number(option, s, at, cli_scan_real, &end, &lo[n]))
+        if (read_number(option, s, at, cli_scan_bound, &end, &lo[n]))
             goto fail;
         if (*end != ':') {
             bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n, s);
             goto fail;
         }
         at = end + 1;
-        if (read_number(option, s, at, cli_scan_real, &end, &hi[n]))
+        if (read_number(option, s, at, cli_scan_bound, &end, &hi[n]))
             goto fail;
         if (*end != ',' && *end != '\0') {
             bad(option, "axis %d: expected LOWER:UPPER, got '%s'", n, s);
@@ -416,10 +422,10 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
     case 'p': return parse_list(option, arg, &a->params, &a->nparams);
     case OPT_LOWER:
         *lower_set = 1;
-        return parse_number(option, arg, cli_scan_real, &a->lower[0]);
+        return parse_number(option, arg, cli_scan_bound, &a->lower[0]);
     case OPT_UPPER:
         *upper_set = 1;
-        return parse_number(option, arg, cli_scan_real, &a->upper[0]);
+        return parse_number(option, arg, cli_scan_bound, &a->upper[0]);
     case OPT_BOUNDS:
         return parse_bounds(option, arg, &a->lower, &a->upper, nbounds);
     case OPT_EPSREL:
@@ -455,6 +461,12 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
             return CLI_EXIT_USAGE;
         if (!(a->sigmas > 0.0 && a->sigmas <= PAGANI_MC_SIGMAS_MAX))
             return bad(option, "%s is not in (0, %g]", arg, PAGANI_MC_SIGMAS_MAX);
+        return 0;
+    case OPT_DOMAIN_SCALE:
+        if (parse_number(option, arg, cli_scan_real, &a->domain_scale))
+            return CLI_EXIT_USAGE;
+        if (!(a->domain_scale > 0.0))
+            return bad(option, "%s is not a length > 0", arg);
         return 0;
     case OPT_TRANSFORM: return parse_transform(option, arg, &a->transform);
     case OPT_PARAMS_FILE: a->params_file = arg; return 0;

@@ -66,6 +66,7 @@ typedef struct cli_args {
     long long memory;         /* negative: unset; bytes */
     double calls;             /* 0: unset */
     double sigmas;            /* --sigmas: mc_sigmas; 0: unset */
+    double domain_scale;      /* --domain-scale; 0: unset */
     int seed_set;
     unsigned long long seed;
     int no_relerr_filter;

@@ -147,6 +147,7 @@ static pagani_options make_options(const cli_args *a, progress_state *state)
     if (a->rule) o.rule_degree = a->rule;
     if (a->calls > 0.0) o.vegas_calls = a->calls;
     if (a->sigmas > 0.0) o.mc_sigmas = a->sigmas;
+    if (a->domain_scale > 0.0) o.domain_scale = a->domain_scale;
     if (a->seed_set) o.seed = a->seed;
     if (a->no_relerr_filter) o.flags |= PAGANI_FLAG_NO_RELERR_FILTER;
     if (a->no_probes) o.flags |= PAGANI_FLAG_NO_PROBES;

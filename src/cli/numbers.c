@@ -110,6 +110,26 @@ int cli_scan_real(const char *s, const char **end, double *value)
     return 1;
 }
 
+int cli_infinity_at(const char *s)
+{
+    const char *at = s + (*s == '+' || *s == '-');
+
+    if (strncmp(at, "inf", 3) != 0 || isalnum((unsigned char)at[3]) ||
+        at[3] == '_')
+        return 0;
+    return (int)(at + 3 - s);
+}
+
+int cli_scan_bound(const char *s, const char **end, double *value)
+{
+    int length = cli_infinity_at(s);
+
+    if (!length) return cli_scan_real(s, end, value);
+    *end = s + length;
+    *value = *s == '-' ? -INFINITY : INFINITY;
+    return 1;
+}
+
 int cli_all_digits(const char *s)
 {
     return isdigit((unsigned char)*s) && *skip_digits(s) == '\0';

@@ -13,6 +13,10 @@
  * environment (pi, e and the M_ constants of <math.h>: M_PI, M_E, ...),
  * with an optional sign in front, read from left to right: 2, -0.5,
  * pi, -pi/2, 2*M_PI, 2*pi/3.
+ *
+ * A bound (--bounds, --lower, --upper) is a real or an infinity: inf,
+ * +inf or -inf (an unbounded axis; the library takes -inf below and +inf
+ * above). A real that overflows is still no bound.
  */
 #ifndef PAGANI_CLI_NUMBERS_H
 #define PAGANI_CLI_NUMBERS_H
@@ -23,6 +27,13 @@ int cli_scan_decimal(const char *s, const char **end, double *value);
 
 /* Reads the real at s as cli_scan_decimal reads a decimal. */
 int cli_scan_real(const char *s, const char **end, double *value);
+
+/* The length of the infinity written at s (inf, +inf, -inf), else 0. */
+int cli_infinity_at(const char *s);
+
+/* Reads the bound at s as cli_scan_decimal reads a decimal: an infinity
+ * (cli_infinity_at) or a real. */
+int cli_scan_bound(const char *s, const char **end, double *value);
 
 /* Whether s is all digits (at least one): a count that strtoll and
  * strtoull read exactly. */

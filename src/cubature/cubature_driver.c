@@ -34,8 +34,7 @@
  * dimensions. */
 #define MAX_REGIONS ((long long)1 << 30)
 
-/* Parts per axis of the first uniform split (the original's choice). */
-static int initial_parts(int n, int requested)
+int pagani_cubature_initial_parts(int n, int requested)
 {
     if (requested > 0) return requested;
     return n < 5 ? 4 : n <= 10 ? 2 : 1;
@@ -188,7 +187,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     pagani_rule *rule = NULL;
     cubature_job job;
     batch_run b = {0};
-    int parts = initial_parts(n, opt->initial_splits);
+    int parts = pagani_cubature_initial_parts(n, opt->initial_splits);
     long long per_integral = 1;
     int rc;
 

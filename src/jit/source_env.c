@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "jit/source_env.h"
+#include "domain/domain.h" /* pagani_domain_map_text */
 
 /* The constants of <math.h> that C99 does not promise, with glibc's
  * values. NVRTC has no headers, and a strict host compiler may hide them. */
@@ -27,52 +28,87 @@ static const char constants[] =
     "#ifndef M_SQRT2\n#define M_SQRT2 1.41421356237309504880\n#endif\n"
     "#ifndef M_SQRT1_2\n#define M_SQRT1_2 0.70710678118654752440\n#endif\n";
 
-/* Per target: what precedes the constants, and the function's head.
- * The host's %d are n: the user's code runs in a function of its own whose
- * x is declared x[static n], kept out of line (noinline, noclone), so that
- * GCC checks constant indices of x against n; the entry's call to it is a
- * jump. */
+/* Per target: what precedes the constants. */
 static const char host_head[] = "#include <math.h>\n";
-static const char host_signature[] =
-    "#if defined(__GNUC__) && !defined(__clang__)\n"
-    "__attribute__((noinline, noclone))\n"
-    "#endif\n"
-    "static double pagani_integrand_body(const double x[static %d],\n"
-    "                                    const void *params);\n"
-    "double pagani_integrand_entry(const double *x, int n_arg, "
-    "const void *params)\n"
-    "{\n"
-    "    (void)n_arg;\n"
-    "    return pagani_integrand_body(x, params);\n"
-    "}\n"
-    "static double pagani_integrand_body(const double x[static %d],\n"
-    "                                    const void *params)\n";
 /* NVRTC: silence "p set but never used" (550) for bodies that ignore p. */
 static const char cuda_head[] = "#pragma nv_diag_suppress 550\n";
-static const char cuda_signature[] =
-    "__device__ __forceinline__ double\n"
-    "pagani_integrand_device(const double *x, const void *params)\n";
-/* Vector forms (%d: n, then ncomp; the CUDA one also defines PAGANI_NCOMP
- * for the kernels). */
-static const char host_vector_signature[] =
+/* The qualifier of the map's code (src/domain/domain_map.c) per target. */
+static const char host_map_fn[] = "#define PAGANI_DOMAIN_FN static\n";
+static const char cuda_map_fn[] =
+    "#define PAGANI_DOMAIN_FN __device__ __forceinline__\n";
+
+/* The head of the function that runs the user's code (%d: n, then ncomp
+ * in the vector forms), declared before the entry and defined after it.
+ * The host's x is declared x[static n] and the function kept out of line
+ * (noinline, noclone), so that GCC checks constant indices of x against
+ * n; the entry's call to it is a jump. The CUDA vector form also defines
+ * PAGANI_NCOMP (ncomp) for the kernels. */
+static const char host_attributes[] =
     "#if defined(__GNUC__) && !defined(__clang__)\n"
     "__attribute__((noinline, noclone))\n"
-    "#endif\n"
+    "#endif\n";
+static const char host_body[] =
+    "static double pagani_integrand_body(const double x[static %d],\n"
+    "                                    const void *params)";
+static const char host_vector_body[] =
     "static void pagani_integrand_body(const double x[static %d],\n"
-    "                                  const void *params, double f[static %d]);\n"
-    "void pagani_integrand_entry(const double *x, int n_arg, "
-    "const void *params, double *f)\n"
-    "{\n"
-    "    (void)n_arg;\n"
-    "    pagani_integrand_body(x, params, f);\n"
-    "}\n"
-    "static void pagani_integrand_body(const double x[static %d],\n"
-    "                                  const void *params, double f[static %d])\n";
-static const char cuda_vector_signature[] =
-    "#define PAGANI_NCOMP %d\n"
+    "                                  const void *params, double f[static %d])";
+static const char cuda_body[] =
+    "__device__ __forceinline__ double\n"
+    "pagani_integrand_body(const double *x, const void *params)";
+static const char cuda_vector_body[] =
     "__device__ __forceinline__ void\n"
-    "pagani_integrand_device_vector(const double *x, const void *params, "
-    "double *f)\n";
+    "pagani_integrand_body(const double *x, const void *params, double *f)";
+static const char cuda_ncomp[] = "#define PAGANI_NCOMP %d\n";
+
+/* The entry each target calls (source_env.h), at the drivers' point t. */
+static const char host_entry[] =
+    "double pagani_integrand_entry(const double *t, int n_arg, "
+    "const void *params)\n{\n    (void)n_arg;\n";
+static const char host_vector_entry[] =
+    "void pagani_integrand_entry(const double *t, int n_arg, "
+    "const void *params, double *f)\n{\n    (void)n_arg;\n";
+static const char cuda_entry[] =
+    "__device__ __forceinline__ double\n"
+    "pagani_integrand_device(const double *t, const void *params)\n{\n";
+static const char cuda_vector_entry[] =
+    "__device__ __forceinline__ void\n"
+    "pagani_integrand_device_vector(const double *t, const void *params, "
+    "double *f)\n{\n";
+
+/* The entry's work: a parameter block that starts with the map's header
+ * (src/domain/domain.h: its mark, then where the caller's block starts;
+ * %s: the mark, %d: n) runs the user's code at x(t) and multiplies its
+ * values by the Jacobian, where the map has none (an end of an unbounded
+ * axis) the point contributes 0; any other block (or none) is the
+ * caller's, the point x itself. */
+static const char map_locals[] =
+    "    const double *h = (const double *)params;\n"
+    "    const void *user;\n"
+    "    double x[%d], jacobian;\n"
+    "    if (!h || h[0] != %s) h = 0;\n"
+    "    user = !h ? params : h[2] != 0.0 ? (const void *)(h + (int)h[2]) : 0;\n";
+/* %d: n. */
+static const char map_scalar[] =
+    "    if (!h || h[1] == 0.0) return pagani_integrand_body(t, user);\n"
+    "    jacobian = pagani_domain_map(h, %d, t, x);\n"
+    "    if (jacobian == 0.0) return 0.0;\n"
+    "    return pagani_integrand_body(x, user) * jacobian;\n"
+    "}\n";
+/* %d: n, then ncomp twice. */
+static const char map_vector[] =
+    "    if (!h || h[1] == 0.0) {\n"
+    "        pagani_integrand_body(t, user, f);\n"
+    "        return;\n"
+    "    }\n"
+    "    jacobian = pagani_domain_map(h, %d, t, x);\n"
+    "    if (jacobian == 0.0) {\n"
+    "        for (int c = 0; c < %d; c++) f[c] = 0.0;\n"
+    "        return;\n"
+    "    }\n"
+    "    pagani_integrand_body(x, user, f);\n"
+    "    for (int c = 0; c < %d; c++) f[c] *= jacobian;\n"
+    "}\n";
 
 /* The body's preamble (%d: n) and the lines around the user's text. The
  * user's text sits in a block of its own, as in PAGANI_INTEGRAND, so it may
@@ -105,6 +141,20 @@ static size_t expression_length(const char *s)
     return len;
 }
 
+/* Writes the body's head (its declaration when `declare`) for target
+ * cuda and ncomp (0: the scalar form) at end; returns the new end. */
+static char *body_head(char *end, int cuda, int n, int ncomp, int declare)
+{
+    if (!cuda && declare) end += sprintf(end, "%s", host_attributes);
+    if (cuda)
+        end += sprintf(end, "%s", ncomp > 0 ? cuda_vector_body : cuda_body);
+    else if (ncomp > 0)
+        end += sprintf(end, host_vector_body, n, ncomp);
+    else
+        end += sprintf(end, host_body, n);
+    return end + sprintf(end, declare ? ";\n" : "\n");
+}
+
 char *pagani_source_wrap(const char *source, int n, int ncomp,
                          pagani_source_target target)
 {
@@ -118,23 +168,32 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
     len = body ? strlen(source) : expression_length(source);
     /* Each %d of n or ncomp takes at most 11 characters. */
     total = sizeof cuda_head + sizeof host_head + sizeof constants +
-            sizeof cuda_vector_signature + sizeof host_vector_signature +
-            sizeof preamble + sizeof vector_preamble + 6 * 11 +
+            sizeof cuda_map_fn + strlen(pagani_domain_map_text) + 1 +
+            sizeof cuda_ncomp + sizeof host_attributes +
+            2 * sizeof host_vector_body + sizeof host_vector_entry +
+            sizeof map_locals + sizeof PAGANI_DOMAIN_MARK_TEXT +
+            sizeof map_vector + 8 + 12 * 11 +
+            sizeof preamble + sizeof vector_preamble +
             sizeof body_open + sizeof expr_open + len + sizeof body_close +
             sizeof expr_close;
     unit = malloc(total);
     if (!unit) return NULL;
 
     end = unit;
-    end += sprintf(end, "%s%s", cuda ? cuda_head : host_head, constants);
-    if (cuda && ncomp > 0)
-        end += sprintf(end, cuda_vector_signature, ncomp);
-    else if (cuda)
-        end += sprintf(end, "%s", cuda_signature);
-    else if (ncomp > 0)
-        end += sprintf(end, host_vector_signature, n, ncomp, n, ncomp);
+    end += sprintf(end, "%s%s%s%s\n", cuda ? cuda_head : host_head, constants,
+                   cuda ? cuda_map_fn : host_map_fn, pagani_domain_map_text);
+    if (cuda && ncomp > 0) end += sprintf(end, cuda_ncomp, ncomp);
+    end = body_head(end, cuda, n, ncomp, 1);
+    if (cuda)
+        end += sprintf(end, "%s", ncomp > 0 ? cuda_vector_entry : cuda_entry);
     else
-        end += sprintf(end, host_signature, n, n);
+        end += sprintf(end, "%s", ncomp > 0 ? host_vector_entry : host_entry);
+    end += sprintf(end, map_locals, n, PAGANI_DOMAIN_MARK_TEXT);
+    if (ncomp > 0)
+        end += sprintf(end, map_vector, n, ncomp, ncomp);
+    else
+        end += sprintf(end, map_scalar, n);
+    end = body_head(end, cuda, n, ncomp, 0);
     end += sprintf(end, preamble, n);
     if (ncomp > 0) end += sprintf(end, vector_preamble, ncomp);
     end += sprintf(end, "%s", body ? body_open : expr_open);

@@ -4,7 +4,13 @@
  * the <math.h> functions in double and the usual constants (M_PI, M_E, ...).
  *
  * pagani_source_wrap turns the user's source (a function body with return,
- * or one expression) into a complete translation unit for a target. A
+ * or one expression) into a complete translation unit for a target. Its
+ * entry takes the drivers' point t and a parameter block; when the block
+ * starts with the header of the map of unbounded axes and break points
+ * (src/domain/domain.h, told by its mark), the user's code runs at x(t),
+ * sees the caller's block behind the header as params, and its values
+ * are multiplied by the Jacobian; any other block is the caller's, and
+ * x = t. A
  * `#line 1 "integrand"` directive precedes the user's text, so compiler
  * messages carry the user's own line numbers.
  *

@@ -10,6 +10,7 @@
 #include "qmc/qmc.h"
 #include "qmc/qmc_record.h"
 #include "state/identity.h"
+#include "domain/domain.h"
 
 /* Part p of P of the indices 1..N: the first index and how many. */
 static void part_block(unsigned long long N, int P, int p,
@@ -47,6 +48,11 @@ static int start(pagani_context *ctx, pagani_integrand *f,
         (rc = pagani_check_bounds(ctx, f->n, lower, upper)) != PAGANI_OK ||
         (rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK)
         return rc;
+    for (int i = 0; i < f->n; i++)
+        if (pagani_domain_unbounded(lower[i], upper[i]))
+            return pagani_fail(ctx, PAGANI_ERR_BOUNDS, "QMC parts: axis %d "
+                               "is unbounded ([%g, %g]); parts take finite "
+                               "boxes", i, lower[i], upper[i]);
     return pagani_qmc_job(ctx, f, lower, upper, opt, job);
 }
 

@@ -78,7 +78,7 @@ unsigned long long pagani_identity_options(const pagani_options *o)
     pagani_hash h = pagani_hash_start();
     const double reals[] = {o->epsrel, o->epsabs, o->vegas_calls,
                             o->vegas_alpha, o->vegas_beta, o->chi2_max,
-                            o->mc_sigmas};
+                            o->mc_sigmas, o->domain_scale};
     const long long ints[] = {o->method, o->max_evaluations,
                               o->max_iterations, o->flags,
                               (long long)o->seed, o->rule_degree,
