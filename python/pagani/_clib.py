@@ -81,6 +81,9 @@ class Options(Structure):
         ("progress_data", c_void_p),
         ("norm", c_int),
         ("mc_sigmas", c_double),
+        ("domain_scale", c_double),
+        ("breaks", POINTER(c_double)),
+        ("break_counts", POINTER(ctypes.c_int)),
     ]
 
 

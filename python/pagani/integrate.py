@@ -127,12 +127,16 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
           function pointer, a ``numba.cfunc`` or a
           ``scipy.LowLevelCallable``. CPU backend, no Python in the loop.
     lower, upper : sequence of float
-        The box; their common length is the dimension n.
+        The box; their common length is the dimension n. A bound may be
+        -inf or inf: the library maps an unbounded axis onto a finite
+        interval (option ``domain_scale``, the map's length, default 1;
+        README "Domains and singularities").
     method : {"auto", "cubature", "vegas", "qmc"}
         "cubature" (deterministic adaptive cubature, n <= 20), "vegas"
         (m-Cubes Monte Carlo), "qmc" (randomly shifted lattice sequences).
-        "auto" takes cubature up to 12 dimensions, else Vegas; the result
-        says which ran.
+        "auto" takes cubature up to 12 dimensions; above, QMC or Vegas as
+        a small pilot QMC sample shows f smooth or rough; the result says
+        which ran and why (``auto_reason``).
     backend : {"auto", "cpu", "cuda"}
         Where to run when no ``context`` is given: "auto" takes CUDA when
         a GPU is usable and f is source, else the CPU.
@@ -171,7 +175,9 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         The other pagani_options fields: max_iterations, initial_splits,
         vegas_calls, vegas_adjust_iterations, vegas_bins, vegas_alpha,
         vegas_beta, chi2_max, qmc_shifts, qmc_initial_points,
-        qmc_transform, mc_sigmas; and the flags as booleans:
+        qmc_transform, mc_sigmas, domain_scale; ``breaks``, one sequence
+        of coordinates per axis where f has a kink or jump (cubature: the
+        first split's faces fall on them); and the flags as booleans:
         no_relerr_filter (for sign-changing f), vegas_plus, vegas_1d,
         no_probes. An unknown keyword raises TypeError.
 
@@ -223,7 +229,7 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
     block = _params(params, 1)
     ctx = _context(f, backend, context)
     opt = make_options(method, epsrel, epsabs, max_evaluations, seed, rule,
-                       norm, options)
+                       norm, lo.size, options)
     it = _make_integrand(f, ctx, lo.size, ncomp, block)
     try:
         out = _clib.ResultStruct()
@@ -294,7 +300,7 @@ def integrate_batch(f: Integrand_t, lower: ArrayLike, upper: ArrayLike,
                        kwargs.pop("epsrel", 1e-3), kwargs.pop("epsabs", 0.0),
                        kwargs.pop("max_evaluations", None),
                        kwargs.pop("seed", None), kwargs.pop("rule", None),
-                       kwargs.pop("norm", None), kwargs)
+                       kwargs.pop("norm", None), n, kwargs)
     it = _make_integrand(f, ctx, n, ncomp, blocks[0] if width else None)
     try:
         out = (_clib.ResultStruct * count)()

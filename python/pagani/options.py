@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+import ctypes
+from typing import Any, Dict, Optional, Sequence
 
 from . import _clib
 
@@ -20,6 +21,7 @@ FIELDS = {
     "qmc_initial_points": int,
     "qmc_transform": int,
     "mc_sigmas": float,
+    "domain_scale": float,
 }
 
 
@@ -30,12 +32,25 @@ def _choice(kind: str, value: str, table: Dict[str, int]) -> int:
     return table[value]
 
 
+def _set_breaks(opt: _clib.Options, n: int, breaks: Sequence[Sequence[float]]) -> None:
+    """Cubature's break points, one sequence of coordinates per axis, as
+    pagani_options.breaks and break_counts (the ctypes arrays stay alive
+    with opt)."""
+    axes = [[float(b) for b in axis] for axis in breaks]
+    if len(axes) != n:
+        raise ValueError("breaks needs one sequence per axis (%d), got %d"
+                         % (n, len(axes)))
+    flat = [b for axis in axes for b in axis]
+    opt.breaks = (ctypes.c_double * max(1, len(flat)))(*flat)
+    opt.break_counts = (ctypes.c_int * n)(*(len(axis) for axis in axes))
+
+
 def make_options(method: str, epsrel: float, epsabs: float,
                  max_evaluations: Optional[int], seed: Optional[int],
-                 rule: Optional[int], norm: Optional[str],
+                 rule: Optional[int], norm: Optional[str], n: int,
                  options: Dict[str, Any]) -> _clib.Options:
-    """The library's defaults for `method` with the given settings.
-    Unknown keywords raise TypeError."""
+    """The library's defaults for `method` with the given settings for an
+    integrand of dimension n. Unknown keywords raise TypeError."""
     opt = _clib.lib.pagani_options_default(_choice("method", method,
                                                    _clib.METHODS))
     opt.epsrel = epsrel
@@ -51,6 +66,8 @@ def make_options(method: str, epsrel: float, epsabs: float,
     for name, value in options.items():
         if name in FIELDS:
             setattr(opt, name, FIELDS[name](value))
+        elif name == "breaks":
+            _set_breaks(opt, n, value)
         elif name in _clib.FLAGS:
             if value:
                 opt.flags |= _clib.FLAGS[name]
@@ -58,5 +75,5 @@ def make_options(method: str, epsrel: float, epsabs: float,
                 opt.flags &= ~_clib.FLAGS[name]
         else:
             raise TypeError("unknown option %r (options: %s)" % (
-                name, ", ".join(sorted(FIELDS) + sorted(_clib.FLAGS))))
+                name, ", ".join(sorted(FIELDS) + ["breaks"] + sorted(_clib.FLAGS))))
     return opt

@@ -89,3 +89,23 @@ def test_help_explains_arguments_and_converged():
                  "progress", "context", "cubature", "vegas and qmc",
                  "converged", "default 0.0"):
         assert word in doc
+
+
+def test_unbounded_gaussian_over_the_plane():
+    r = pagani.integrate("exp(-x[0]*x[0] - x[1]*x[1])", [-np.inf, -np.inf],
+                         [np.inf, np.inf], method="cubature", epsrel=1e-6,
+                         backend="cpu")
+    assert r.converged
+    assert abs(r.value - np.pi) <= 1e-6 * np.pi
+
+
+def test_breaks_put_faces_on_a_kink():
+    f = "fabs(x[0] - 0.3) * (x[1] < 0.7 ? 1.0 : 2.0)"
+    truth = (0.3 ** 2 / 2 + 0.7 ** 2 / 2) * (0.7 + 2 * 0.3)
+    with_breaks = pagani.integrate(f, [0, 0], [1, 1], method="cubature",
+                                   epsrel=1e-9, backend="cpu",
+                                   breaks=[[0.3], [0.7]])
+    assert with_breaks.converged
+    assert abs(with_breaks.value - truth) <= 1e-9 * truth
+    with pytest.raises(ValueError):
+        pagani.integrate(f, [0, 0], [1, 1], breaks=[[0.3]])
