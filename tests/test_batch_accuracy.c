@@ -3,11 +3,12 @@
  * row as a test: 6-D Gaussians of batch_cases.h (centre 0.3..0.7, width
  * 0.05..0.3, drawn from seed 1) integrated to epsrel 1e-5 with epsabs 0
  * in one batch; no integral may converge with a true relative error
- * beyond epsrel (bench_batch's over_eps must be 0), and every one must
- * converge, except on the GPU, where an integral may end
- * PAGANI_OUT_OF_CAPACITY: its memory share is a part of the memory free
- * when the context was made, which other programs on the GPU (make -j's
- * other GPU tests) take from.
+ * beyond epsrel (bench_batch's over_eps must be 0). On the CPU every one
+ * must converge. On the GPU an integral's memory share is a part of the
+ * memory free when the context was made, which other programs on the GPU
+ * (make -j's other GPU tests) take from, so how many converge depends on
+ * them: there an integral that ends otherwise must say so honestly, with
+ * an error above its tolerance.
  *
  * On a usable GPU the batch is the benchmark's whole row of 1,000
  * (skipped without one). The CPU takes what a test can afford there: draw
@@ -34,14 +35,14 @@
  * it. */
 static void check_batch(pagani_context *ctx, const char *backend,
                         const double *row, const int *which, int count,
-                        double epsrel, int capacity_may_end)
+                        double epsrel, int shared_memory)
 {
     const int n = 6;
     double *params = malloc(BATCH_BLOCK * (size_t)count), lower[6], upper[6];
     pagani_result *res = malloc(sizeof *res * (size_t)count);
     pagani_integrand *f = NULL;
     pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
-    int rc, converged = 0, out_of_capacity = 0, over = 0, worst = -1;
+    int rc, converged = 0, honest_ends = 0, over = 0, worst = -1;
     double worst_rel = 0.0;
 
     batch_unit_cube(lower, upper, n);
@@ -61,8 +62,10 @@ static void check_batch(pagani_context *ctx, const char *backend,
     for (int k = 0; rc == PAGANI_OK && k < count; k++) {
         double truth = batch_gaussian_truth(params + BATCH_PARAMS * k, n, lower, upper);
         double rel = fabs(res[k].value - truth) / truth;
-        out_of_capacity += res[k].status == PAGANI_OUT_OF_CAPACITY;
-        if (res[k].status != PAGANI_CONVERGED) continue;
+        if (res[k].status != PAGANI_CONVERGED) {
+            honest_ends += !(res[k].error <= epsrel * fabs(res[k].value));
+            continue;
+        }
         converged++;
         if (rel > epsrel) over++;
         if (rel > worst_rel) {
@@ -70,11 +73,14 @@ static void check_batch(pagani_context *ctx, const char *backend,
             worst = which[k];
         }
     }
-    tap_ok(rc == PAGANI_OK &&
-               converged + (capacity_may_end ? out_of_capacity : 0) == count,
-           "%s: all %d converge%s (%d did, %d out of capacity)", backend, count,
-           capacity_may_end ? " or run out of their memory share" : "",
-           converged, out_of_capacity);
+    if (shared_memory)
+        tap_ok(rc == PAGANI_OK && converged + honest_ends == count,
+               "%s: of %d, %d converged, and the %d others each report an "
+               "error above the tolerance (%d do)", backend, count, converged,
+               count - converged, honest_ends);
+    else
+        tap_ok(rc == PAGANI_OK && converged == count,
+               "%s: all %d converge (%d did)", backend, count, converged);
     tap_ok(rc == PAGANI_OK && over == 0,
            "%s: no converged integral beyond epsrel (over_eps %d; worst: draw "
            "%d, true relative error %.3g)", backend, over, worst, worst_rel);
