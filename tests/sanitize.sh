@@ -43,7 +43,7 @@ fi
 test -x "$src/configure" || (cd "$src" && autoreconf -fi) || exit 1
 mkdir -p "$dir/build" && cd "$dir/build" || exit 1
 test -f Makefile ||
-    "$src/configure" --without-cuda CFLAGS="$flags" FCFLAGS="$flags" \
+    "$src/configure" --without-cuda --disable-static CFLAGS="$flags" FCFLAGS="$flags" \
         LDFLAGS="-fsanitize=address,undefined" || exit 1
 
 # Whole stacks for each allocation (fast_unwind_on_malloc=0): the fast
