@@ -13,7 +13,9 @@
 # exit non-zero at its end. The only leaks suppressed are those of Open
 # MPI, PMIx and hwloc (tests/lsan.supp). Programs that the tests build
 # without the sanitizers (the install test's, integrands compiled at run
-# time) load the instrumented library, hence verify_asan_link_order=0.
+# time) load the instrumented library, hence verify_asan_link_order=0;
+# no archive is built (--disable-static): such a program cannot link an
+# instrumented one (the install test then skips that check).
 # The whole suite takes about 40 minutes on 2 cores.
 #
 # A source tree configured in place cannot host another build directory,
