@@ -44,6 +44,7 @@ static void free_buffers(cpu_cubature *c)
     free(c->check_var);
     free_integral_arrays(c);
     cpu_vector_free(c);
+    cpu_block_values_free(c);
 }
 
 void cpu_cubature_free(cpu_cubature *c)
@@ -150,6 +151,10 @@ static int cpu_setup(void *state, const cubature_job *job)
     c->probes = job->probes && c->rule->nprobes > 0;
     c->cur = 0;
     rc = allocate_integrals(s, job->integrals);
+    if (rc == PAGANI_OK && cpu_block_values_make(c, cpu_threads(s)) != PAGANI_OK)
+        rc = pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "cubature: the values "
+                         "of a block of the integrand for %d threads",
+                         cpu_threads(s));
     return rc == PAGANI_OK ? cpu_vector_setup(s, job) : rc;
 }
 

@@ -68,6 +68,10 @@ struct cpu_cubature {
     long long *tile_kept;        /* filter_split's scan scratch */
     cubature_sums *tile_sums;    /* classify's per-tile sums */
     threshold_stats *tile_stats; /* threshold_stats' per-tile sums */
+    /* A block integrand's job: each thread's values (cpu_cubature_block.c),
+     * made once per job, not per pass. */
+    struct cpu_values **block_values;
+    int block_threads;
 };
 
 /* Region i's integral's parameter block (NULL when there are none). */
@@ -153,6 +157,10 @@ void cpu_check_region(cpu_cubature *c, long long i, double check_above,
 int cpu_evaluate_blocks(cpu_state *s, const double *probe_below,
                         const double *probe_relative,
                         const double *check_above, int checks);
+/* The job's values for `threads` threads, made by cpu_setup when f is a
+ * block integrand (else none; PAGANI_ERR_NO_MEMORY), and their free. */
+int cpu_block_values_make(cpu_cubature *c, int threads);
+void cpu_block_values_free(cpu_cubature *c);
 
 /* Stores region i's components' values and errors (ncomp of each): V and
  * E themselves for a scalar integrand, else V_c, E_c and the pair (V, E)

@@ -19,6 +19,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#else
+#define omp_get_thread_num() 0
+#endif
 #include "cpu/cpu_block.h"
 #include "cpu/cpu_cubature.h"
 #include "rules/random_check.h"
@@ -56,15 +61,15 @@ static void values_free(cpu_values *v)
 }
 
 /* A thread's values for runs of up to `most` regions and `slots` slots
- * in all, queued `room` points at a time (NULL when out of memory). */
-static cpu_values *values_new(const cpu_cubature *c, cpu_block_gate *gate,
-                              long long most, long long slots, long long room)
+ * in all, queued `room` points at a time (NULL when out of memory); its
+ * gate is set by each pass. */
+static cpu_values *values_new(const cpu_cubature *c, long long most,
+                              long long slots, long long room)
 {
     const size_t C = (size_t)c->ncomp;
     cpu_values *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->c = c;
-    v->gate = gate;
     v->room = room;
     v->fx = malloc((size_t)slots * C * sizeof *v->fx);
     v->have = malloc((size_t)slots);
@@ -211,40 +216,73 @@ static long long run_length(long long block, long long points)
     return r < CPU_TILE ? r : CPU_TILE;
 }
 
+/* The job's block size, its runs of regions for the rule and for the
+ * check, and the slots a thread's values need. */
+typedef struct block_plan {
+    long long block, run, check_run, most, slots;
+} block_plan;
+
+static block_plan plan_of(const cpu_cubature *c)
+{
+    const pagani_rule *r = c->rule;
+    const long long fixed = r->npoints + (c->probes ? 2 * c->n : 0);
+    block_plan p;
+    long long check_slots;
+    p.block = c->f->max_block < CPU_BLOCK_MOST ? c->f->max_block : CPU_BLOCK_MOST;
+    p.run = run_length(p.block, fixed);
+    p.check_run = run_length(p.block, PAGANI_CHECK_POINTS);
+    p.most = p.run > p.check_run ? p.run : p.check_run;
+    p.slots = p.run * (r->npoints + r->nprobes);
+    check_slots = p.check_run * PAGANI_CHECK_POINTS;
+    if (check_slots > p.slots) p.slots = check_slots;
+    return p;
+}
+
+void cpu_block_values_free(cpu_cubature *c)
+{
+    for (int t = 0; t < c->block_threads; t++) values_free(c->block_values[t]);
+    free(c->block_values);
+    c->block_values = NULL;
+    c->block_threads = 0;
+}
+
+int cpu_block_values_make(cpu_cubature *c, int threads)
+{
+    const block_plan p = plan_of(c);
+    cpu_block_values_free(c);
+    if (!cpu_is_block(c->f)) return PAGANI_OK;
+    if (!(c->block_values = calloc((size_t)threads, sizeof *c->block_values)))
+        return PAGANI_ERR_NO_MEMORY;
+    c->block_threads = threads;
+    for (int t = 0; t < threads; t++)
+        if (!(c->block_values[t] = values_new(c, p.most, p.slots, p.block)))
+            return PAGANI_ERR_NO_MEMORY;
+    return PAGANI_OK;
+}
+
 int cpu_evaluate_blocks(cpu_state *s, const double *probe_below,
                         const double *probe_relative,
                         const double *check_above, int checks)
 {
     cpu_cubature *c = s->cubature;
-    const pagani_rule *r = c->rule;
-    const long long block = c->f->max_block < CPU_BLOCK_MOST
-                                ? c->f->max_block : CPU_BLOCK_MOST;
-    const long long fixed = r->npoints + (c->probes ? 2 * c->n : 0);
-    const long long run = run_length(block, fixed);
-    const long long check_run_length = run_length(block, PAGANI_CHECK_POINTS);
-    const long long most = run > check_run_length ? run : check_run_length;
-    const long long slots = run * (r->npoints + r->nprobes);
-    const long long check_slots = check_run_length * PAGANI_CHECK_POINTS;
+    const block_plan p = plan_of(c);
+    const long long run = p.run, check_run_length = p.check_run;
     const int K = c->integrals;
     const double regions = (double)(c->first_region[K - 1] + c->counts[K - 1]);
     cpu_block_gate gate = {0};
-    int no_memory = 0;
 
-#pragma omp parallel num_threads(cpu_team(s, regions * r->npoints))
+#pragma omp parallel num_threads(cpu_team(s, regions * c->rule->npoints))
     {
         double scratch[CPU_EVAL_SCRATCH];
-        cpu_values *v = values_new(c, &gate, most,
-                                   slots > check_slots ? slots : check_slots,
-                                   block);
-        if (!v) {
-#pragma omp atomic write
-            no_memory = 1;
-        }
+        cpu_values *v = c->block_values[omp_get_thread_num()];
+        v->gate = &gate;
+        v->queued = 0;
+        v->halted = 0;
 #pragma omp for schedule(dynamic, 1)
         for (long long t = 0; t < c->tiles; t++) {
             long long end = cpu_tile_end(c, t, c->tile_owner[t]);
             int k = c->tile_owner[t];
-            if (!v || cpu_block_halted(s->ctx, &gate)) continue;
+            if (cpu_block_halted(s->ctx, &gate)) continue;
             for (long long i = c->tile_start[t]; i < end && !v->halted; i += run)
                 evaluate_run(v, i, end - i < run ? end - i : run, probe_below[k],
                              probe_relative[k], scratch);
@@ -254,7 +292,7 @@ int cpu_evaluate_blocks(cpu_state *s, const double *probe_below,
 #pragma omp for schedule(dynamic, 1)
             for (long long t = 0; t < c->tiles; t++) {
                 long long end = cpu_tile_end(c, t, c->tile_owner[t]);
-                if (!v || cpu_block_halted(s->ctx, &gate)) continue;
+                if (cpu_block_halted(s->ctx, &gate)) continue;
                 for (long long i = c->tile_start[t]; i < end && !v->halted;
                      i += check_run_length)
                     check_run(v, i, end - i < check_run_length ? end - i
@@ -262,11 +300,7 @@ int cpu_evaluate_blocks(cpu_state *s, const double *probe_below,
                               check_above, scratch);
             }
         }
-        values_free(v);
     }
-    if (no_memory)
-        return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "cubature: the "
-                           "values of a block of the integrand");
     if (cpu_block_halted(s->ctx, &gate))
         return cpu_block_result(s->ctx, &gate, pagani_stop_point(s->ctx));
     return PAGANI_OK;
