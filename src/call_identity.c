@@ -67,6 +67,6 @@ void pagani_call_identity_of(pagani_call_identity *id,
     id->field[PAGANI_CALL_INTEGRAND] = pagani_identity_integrand(f);
     id->field[PAGANI_CALL_PARAMS] = params_identity(f, batch);
     id->field[PAGANI_CALL_BOXES] = boxes_identity(f, batch);
-    id->field[PAGANI_CALL_OPTIONS] = pagani_identity_options(opt);
+    id->field[PAGANI_CALL_OPTIONS] = pagani_identity_options(opt, f->n);
     id->field[PAGANI_CALL_PART] = part;
 }

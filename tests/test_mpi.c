@@ -25,7 +25,8 @@
  *                        others (WHAT: box, source, n, params, count:
  *                        another box, integrand source, dimension,
  *                        parameter block or batch count; part: another
- *                        QMC part): every rank returns PAGANI_ERR_OPTION
+ *                        QMC part; breaks: another break point): every
+ *                        rank returns PAGANI_ERR_OPTION
  *                        with one message naming what differs
  *   test_mpi stop R      rank R alone asks for a stop before each method's
  *                        call (pagani_context_request_stop): every rank
@@ -360,7 +361,8 @@ static int fail(pagani_context *ctx, const char *what, int bad)
 static int differ(pagani_context *ctx, const char *what, int odd)
 {
     double lower[4] = {0, 0, 0, 0}, upper[4] = {1, 1, 1, 1};
-    double params[3] = {0.1, 0.2, 0.3};
+    double params[3] = {0.1, 0.2, 0.3}, breaks[1] = {0.5};
+    int break_counts[3] = {1, 0, 0};
     pagani_options opt = pagani_options_default(PAGANI_QMC);
     pagani_integrand *f = NULL;
     pagani_result r[3];
@@ -385,6 +387,12 @@ static int differ(pagani_context *ctx, const char *what, int odd)
         names = "the count of integrals";
     } else if (!strcmp(what, "part")) {
         names = "the QMC part";
+    } else if (!strcmp(what, "breaks")) {
+        opt.method = PAGANI_CUBATURE;
+        breaks[0] = me ? 0.25 : 0.5;
+        opt.breaks = breaks;
+        opt.break_counts = break_counts;
+        names = "the options";
     }
     if (!strcmp(what, "source"))
         rc = pagani_integrand_from_source(ctx, &f, n,

@@ -73,7 +73,7 @@ void pagani_hash_box(pagani_hash *h, int n, const double *lower,
     }
 }
 
-unsigned long long pagani_identity_options(const pagani_options *o)
+unsigned long long pagani_identity_options(const pagani_options *o, int n)
 {
     pagani_hash h = pagani_hash_start();
     const double reals[] = {o->epsrel, o->epsabs, o->vegas_calls,
@@ -91,5 +91,12 @@ unsigned long long pagani_identity_options(const pagani_options *o)
         pagani_hash_double(&h, reals[i]);
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         pagani_hash_word(&h, (unsigned long long)ints[i]);
+    for (int i = 0, at = 0; o->break_counts && o->breaks && i < n; i++) {
+        const int count = o->break_counts[i];
+        pagani_hash_word(&h, (unsigned long long)count);
+        for (int j = 0; j < count && count <= PAGANI_MAX_BREAKS; j++)
+            pagani_hash_double(&h, o->breaks[at + j]);
+        at += count > 0 && count <= PAGANI_MAX_BREAKS ? count : 0;
+    }
     return h.state;
 }
