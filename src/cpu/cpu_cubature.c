@@ -151,11 +151,13 @@ static int cpu_setup(void *state, const cubature_job *job)
     c->probes = job->probes && c->rule->nprobes > 0;
     c->cur = 0;
     rc = allocate_integrals(s, job->integrals);
+    if (rc == PAGANI_OK) rc = cpu_vector_setup(s, job);
+    /* after cpu_vector_setup, which sets c->ncomp */
     if (rc == PAGANI_OK && cpu_block_values_make(c, cpu_threads(s)) != PAGANI_OK)
         rc = pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY, "cubature: the values "
                          "of a block of the integrand for %d threads",
                          cpu_threads(s));
-    return rc == PAGANI_OK ? cpu_vector_setup(s, job) : rc;
+    return rc;
 }
 
 /* Lays out the integrals' stretches and tiles from c->counts. */
