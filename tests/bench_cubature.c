@@ -46,24 +46,6 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static const struct row {
-    const char *name;
-    int which, n;
-    unsigned flags;
-} rows[] = {
-    {"f1_8", 1, 8, PAGANI_FLAG_NO_RELERR_FILTER},
-    {"f2_6", 2, 6, 0},
-    {"f3_3", 3, 3, 0},
-    {"f3_8", 3, 8, 0},
-    {"f4_5", 4, 5, 0},
-    {"f4_8", 4, 8, 0},
-    {"f5_5", 5, 5, 0},
-    {"f5_8", 5, 8, 0},
-    {"f6_6", 6, 6, 0},
-    {"f7_8", 7, 8, 0},
-    {"f8_8", 8, 8, 0},
-};
-
 static int profiling = 0;
 static unsigned extra_flags = 0; /* -n: PAGANI_FLAG_NO_PROBES */
 
@@ -88,7 +70,7 @@ static int integrate(pagani_context *ctx, pagani_integrand *f, int n, double eps
     return rc;
 }
 
-static void bench_row(pagani_context *ctx, const struct row *row, int digits)
+static void bench_row(pagani_context *ctx, const suite_row *row, int digits)
 {
     pagani_integrand *f;
     pagani_result r;
@@ -270,7 +252,9 @@ int main(int argc, char **argv)
         printf("%-5s %2s %6s %10s %s %22s %9s %9s %-32s %11s %4s\n", "f", "n", "epsrel",
                "median_ms", "r", "estimate", "rep_rel", "true_rel", "status", "regions",
                "it");
-        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        int count;
+        const suite_row *rows = suite_rows(&count);
+        for (int i = 0; i < count; i++) {
             int want = nrows == 0;
             for (int j = 0; j < nrows; j++) want |= !strcmp(only[j], rows[i].name);
             if (want) bench_row(ctx, &rows[i], digits);

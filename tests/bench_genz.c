@@ -51,26 +51,6 @@ static pagani_options run_options(const bench_setup *b, int family,
     return o;
 }
 
-/* The integrand of instance g in the form the run needs: source on CUDA
- * (or with -S), the host function otherwise; or replaces the parameters
- * of *f when it exists. */
-static int set_instance(pagani_context *ctx, const bench_setup *b,
-                        const genz_params *g, pagani_integrand **f)
-{
-    double packed[2 * GENZ_MAX_DIM];
-    size_t packed_size = 2 * g->n * sizeof(double);
-
-    genz_pack(g, packed);
-    if (*f && b->sources)
-        return pagani_integrand_set_params(*f, packed, packed_size);
-    if (*f) return pagani_integrand_set_params(*f, g, sizeof *g);
-    if (b->sources)
-        return pagani_integrand_from_source(
-            ctx, f, g->n, genz_source(g->family), packed, packed_size);
-    return pagani_integrand_from_function(ctx, f, g->n, genz_function, g,
-                                          sizeof *g);
-}
-
 /* The runs of one family at one tolerance (or at all of them). */
 typedef struct bench_cell {
     genz_tally tally;
@@ -148,7 +128,7 @@ static void bench_family(pagani_context *ctx, const bench_setup *b, int family)
             int rc;
 
             genz_generate(&g, family, n, seed, b->multiplier);
-            if ((rc = set_instance(ctx, b, &g, &f)) != PAGANI_OK) {
+            if ((rc = genz_set_instance(ctx, b->sources, &g, &f)) != PAGANI_OK) {
                 printf("f%d n=%d seed=%llu: %s: %s\n", family, n,
                        (unsigned long long)seed, pagani_strerror(rc),
                        pagani_context_message(ctx));

@@ -194,6 +194,27 @@ static inline void genz_pack(const genz_params *g, double *p)
     }
 }
 
+/* The integrand of instance g in the form a run needs: source (for CUDA,
+ * or when sources is set) or the host function; or replaces the
+ * parameters of *f when it exists (made by this function with the same
+ * sources). */
+static inline int genz_set_instance(pagani_context *ctx, int sources,
+                                    const genz_params *g, pagani_integrand **f)
+{
+    double packed[2 * GENZ_MAX_DIM];
+    size_t packed_size = 2 * g->n * sizeof(double);
+
+    genz_pack(g, packed);
+    if (*f && sources)
+        return pagani_integrand_set_params(*f, packed, packed_size);
+    if (*f) return pagani_integrand_set_params(*f, g, sizeof *g);
+    if (sources)
+        return pagani_integrand_from_source(
+            ctx, f, g->n, genz_source(g->family), packed, packed_size);
+    return pagani_integrand_from_function(ctx, f, g->n, genz_function, g,
+                                          sizeof *g);
+}
+
 /* The cubature flags a user would pass: the oscillatory family changes
  * sign, which PAGANI_FLAG_NO_RELERR_FILTER is documented for. */
 static inline unsigned genz_cubature_flags(int family)

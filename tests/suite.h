@@ -113,4 +113,33 @@ static inline const pagani_integrand_def *suite_integrand(int which)
     return which >= 1 && which <= 8 ? all[which] : NULL;
 }
 
+/* The suite's benchmark rows: each integrand at the dimensions the paper
+ * measures (those with a true value), with the cubature flags it runs
+ * under (f1 changes sign: no relative-error filter in 8D). */
+typedef struct suite_row {
+    const char *name;
+    int which, n;
+    unsigned flags;
+} suite_row;
+
+/* The rows; *count is set to their number. */
+static inline const suite_row *suite_rows(int *count)
+{
+    static const suite_row rows[] = {
+        {"f1_8", 1, 8, PAGANI_FLAG_NO_RELERR_FILTER},
+        {"f2_6", 2, 6, 0},
+        {"f3_3", 3, 3, 0},
+        {"f3_8", 3, 8, 0},
+        {"f4_5", 4, 5, 0},
+        {"f4_8", 4, 8, 0},
+        {"f5_5", 5, 5, 0},
+        {"f5_8", 5, 8, 0},
+        {"f6_6", 6, 6, 0},
+        {"f7_8", 7, 8, 0},
+        {"f8_8", 8, 8, 0},
+    };
+    *count = (int)(sizeof rows / sizeof rows[0]);
+    return rows;
+}
+
 #endif /* PAGANI_TEST_SUITE_H */
