@@ -1,0 +1,38 @@
+/*
+ * families_config.h - the settings of tests/bench_families, shared by its
+ * two modes: issue 33's hard families (bench_families.c) and issue 37's
+ * one-thread table against hcubature (bench_versus.c).
+ */
+#ifndef PAGANI_TESTS_FAMILIES_CONFIG_H
+#define PAGANI_TESTS_FAMILIES_CONFIG_H
+
+#include <stdint.h>
+#include "pagani.h"
+
+#define BENCH_MAX_TOLERANCES 8
+
+/* The codes a table compares (bits of bench_config.codes). */
+enum {
+    BENCH_CUBATURE = 1,  /* libpagani cubature on the chosen backend */
+    BENCH_VEGAS = 2,     /* libpagani Vegas */
+    BENCH_QMC = 4,       /* libpagani QMC */
+    BENCH_HCUBATURE = 8  /* hcubature on the CPU */
+};
+
+typedef struct bench_config {
+    pagani_backend backend;
+    int threads;         /* CPU threads of libpagani (0: OpenMP's default) */
+    long long cap;       /* evaluations of one run, every code */
+    int runs;            /* instances per family and dimension */
+    uint64_t seed;       /* the first instance's seed */
+    int ntolerances;
+    double tolerances[BENCH_MAX_TOLERANCES];
+    unsigned codes;      /* BENCH_* */
+    int verbose;         /* print every run */
+} bench_config;
+
+/* Issue 37's table (-m suite): the paper's suite and the Genz families,
+ * libpagani cubature against hcubature. */
+void bench_versus(pagani_context *ctx, const bench_config *c);
+
+#endif /* PAGANI_TESTS_FAMILIES_CONFIG_H */
