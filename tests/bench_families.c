@@ -19,7 +19,8 @@
  * Vegas and QMC also false5 (converged, true error above 5 reported
  * standard deviations), honest failures (not converged), errors (no
  * result), the median ratio reported/true error of the converged runs,
- * and the median time and evaluations of all runs; then each code's totals.
+ * and the median time (CPU time on the CPU backend: bench_run_time) and
+ * evaluations of the runs with a result; then each code's totals.
  * -f restricts the families (corner, face, diagonal, gauss, exp).
  *
  * -m suite: issue 37's table (bench_versus.c; -r there is the Genz
@@ -77,8 +78,8 @@ static pagani_method code_method(unsigned code)
                                                                    : PAGANI_CUBATURE;
 }
 
-/* Adds run r to the cell. */
-static void cell_add(bench_cell *c, const bench_run *r, double epsrel)
+/* Adds run r, which took `seconds`, to the cell. */
+static void cell_add(bench_cell *c, const bench_run *r, double seconds, double epsrel)
 {
     int k = c->runs++ - c->errors; /* the runs with a result before this */
 
@@ -86,7 +87,7 @@ static void cell_add(bench_cell *c, const bench_run *r, double epsrel)
         c->errors++;
         return;
     }
-    c->seconds[k] = r->seconds;
+    c->seconds[k] = seconds;
     c->evaluations[k] = (double)r->evaluations;
     if (!r->converged) {
         c->honest++;
@@ -150,13 +151,14 @@ static void bench_cell_runs(pagani_context *ctx, pagani_integrand *f,
         } else {
             bench_run_pagani(ctx, f, &pb, o, &r);
         }
-        cell_add(cell, &r, epsrel);
+        cell_add(cell, &r, bench_run_time(c, &r, code == BENCH_HCUBATURE), epsrel);
         if (c->verbose && !r.failed)
             printf("  %s %s n=%d seed=%llu epsrel=%.0e: %s, reported %.2e, true "
                    "%.2e, %lld evaluations, %.3f s%s\n", code_name(code), fam->name,
                    n, (unsigned long long)seed, epsrel,
                    r.converged ? "converged" : "not converged",
-                   r.error / fabs(r.value), r.true_rel, r.evaluations, r.seconds,
+                   r.error / fabs(r.value), r.true_rel, r.evaluations,
+                   bench_run_time(c, &r, code == BENCH_HCUBATURE),
                    r.converged && !(r.true_rel <= epsrel) ? "  FALSE CONVERGENCE" : "");
     }
 }
@@ -320,6 +322,9 @@ int main(int argc, char **argv)
         printf("hcubature %son the CPU, one thread\n",
                c.codes & BENCH_HCUBATURE ? "" : "not asked for; ");
     }
+    printf("times: %s\n", c.backend == PAGANI_BACKEND_CPU
+                               ? "CPU seconds of the process in the call"
+                               : "libpagani's wall seconds, hcubature's CPU seconds");
     if (suite) {
         bench_versus(ctx, &c);
     } else {

@@ -5,13 +5,15 @@
  * of -e and the evaluation cap of -c, on the paper's suite (suite.h: its
  * rows at the dimensions bench_cubature measures) and on Genz's six
  * families (genz.h: n = 2..8, RUNS instances each from seed SEED, default
- * 1). A row: the integral, n, epsrel, then for each code the time (the
- * median of 3 calls when the first took under 0.5 s), evaluations,
+ * 1). A row: the integral, n, epsrel, then for each code the time
+ * (bench_run_time: CPU time on the CPU backend; the median of 3 calls when
+ * the first took under 0.5 s), evaluations,
  * reported and true relative error and the outcome (conv, FALSE: converged
  * with a true error above epsrel, or no: not converged), and the ratio of
  * the times where both converged. At the end: the geometric mean of that
  * ratio over the rows where both converged, the worst such row and the
- * rows above 2; the geometric mean over the rows where both were also
+ * rows above 2, and that of their evaluations; the geometric mean of the
+ * time ratio over the rows where both were also
  * within epsrel; and each code's counts.
  */
 #include <math.h>
@@ -24,17 +26,18 @@
 
 /* Time ratios over the rows where both codes converged, and the counts. */
 typedef struct versus_summary {
-    double log_ratio_sum, worst_ratio, log_ratio_sum_true;
+    double log_ratio_sum, worst_ratio, log_ratio_sum_true, log_evaluations_sum;
     char worst[48];
     int both, both_true, over_2x, rows;
     int converged[2], false_convergences[2];
 } versus_summary;
 
 /* Runs a problem up to 3 times (while the first took under 0.5 s): the
- * last run's result with the median time. hcubature when f is NULL. */
-static void run_timed(pagani_context *ctx, pagani_integrand *f,
-                      const bench_problem *pb, const pagani_options *o,
-                      bench_run *r)
+ * last run's result; returns the median of their times (bench_run_time).
+ * hcubature when f is NULL. */
+static double run_timed(pagani_context *ctx, pagani_integrand *f,
+                        const bench_problem *pb, const pagani_options *o,
+                        const bench_config *c, bench_run *r)
 {
     double t[3];
     int runs = 0;
@@ -42,12 +45,10 @@ static void run_timed(pagani_context *ctx, pagani_integrand *f,
     do {
         if (f) bench_run_pagani(ctx, f, pb, *o, r);
         else bench_run_hcubature(pb, r);
-        t[runs++] = r->seconds;
+        t[runs++] = bench_run_time(c, r, !f);
     } while (!r->failed && runs < 3 && t[0] < 0.5);
-    if (runs == 3) {
-        double lo = fmin(t[0], fmin(t[1], t[2])), hi = fmax(t[0], fmax(t[1], t[2]));
-        r->seconds = t[0] + t[1] + t[2] - lo - hi;
-    }
+    if (runs < 3) return t[runs - 1];
+    return t[0] + t[1] + t[2] - fmin(t[0], fmin(t[1], t[2])) - fmax(t[0], fmax(t[1], t[2]));
 }
 
 /* "conv", "FALSE" or "no" (and "error" for no result). */
@@ -58,13 +59,13 @@ static const char *outcome(const bench_run *r, double epsrel)
     return r->true_rel <= epsrel ? "conv" : "FALSE";
 }
 
-static void print_code(const bench_run *r, double epsrel)
+static void print_code(const bench_run *r, double seconds, double epsrel)
 {
     if (r->failed) {
         printf(" | %9s %9s %8s %8s %-5s", "-", "-", "-", "-", "error");
         return;
     }
-    printf(" | %9.3g %9.3g %8.1e %8.1e %-5s", r->seconds, (double)r->evaluations,
+    printf(" | %9.3g %9.3g %8.1e %8.1e %-5s", seconds, (double)r->evaluations,
            r->error / fabs(r->value), r->true_rel, outcome(r, epsrel));
 }
 
@@ -75,12 +76,13 @@ static void versus_row(pagani_context *ctx, pagani_integrand *f, const char *nam
 {
     pagani_options o = pagani_options_default(PAGANI_CUBATURE);
     bench_run r[2];
+    double t[2] = {0.0, 0.0};
     int both;
 
     memset(r, 0, sizeof r);
     o.flags = flags;
-    run_timed(ctx, f, pb, &o, &r[0]);
-    if (c->codes & BENCH_HCUBATURE) run_timed(ctx, NULL, pb, &o, &r[1]);
+    t[0] = run_timed(ctx, f, pb, &o, c, &r[0]);
+    if (c->codes & BENCH_HCUBATURE) t[1] = run_timed(ctx, NULL, pb, &o, c, &r[1]);
     else r[1].failed = 1;
     printf("%-16s %d %6.0e", name, pb->n, pb->epsrel);
     for (int k = 0; k < 2; k++) {
@@ -88,7 +90,7 @@ static void versus_row(pagani_context *ctx, pagani_integrand *f, const char *nam
             printf(" | %-44s", "not run");
             continue;
         }
-        print_code(&r[k], pb->epsrel);
+        print_code(&r[k], t[k], pb->epsrel);
         if (r[k].failed || !r[k].converged) continue;
         if (r[k].true_rel <= pb->epsrel) s->converged[k]++;
         else s->false_convergences[k]++;
@@ -96,10 +98,11 @@ static void versus_row(pagani_context *ctx, pagani_integrand *f, const char *nam
     s->rows++;
     both = !r[0].failed && !r[1].failed && r[0].converged && r[1].converged;
     if (both) {
-        double ratio = r[0].seconds / r[1].seconds;
+        double ratio = t[0] / t[1];
         printf(" | %7.2f", ratio);
         s->both++;
         s->log_ratio_sum += log(ratio);
+        s->log_evaluations_sum += log((double)r[0].evaluations / (double)r[1].evaluations);
         s->over_2x += ratio > 2.0;
         if (r[0].true_rel <= pb->epsrel && r[1].true_rel <= pb->epsrel) {
             s->both_true++;
@@ -199,6 +202,8 @@ void bench_versus(pagani_context *ctx, const bench_config *c)
         printf("both converged on %d rows: geometric mean time ratio libpagani/hcubature "
                "%.3f; worst %.2f (%s); %d rows above 2\n", s.both,
                exp(s.log_ratio_sum / s.both), s.worst_ratio, s.worst, s.over_2x);
+    if (s.both > 0)
+        printf("  and of their evaluations %.3f\n", exp(s.log_evaluations_sum / s.both));
     if (s.both_true > 0)
         printf("both converged within epsrel (no FALSE) on %d rows: geometric mean "
                "time ratio %.3f\n", s.both_true, exp(s.log_ratio_sum_true / s.both_true));

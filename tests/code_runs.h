@@ -15,6 +15,9 @@ typedef struct bench_run {
     double value, error;   /* estimate and reported absolute error */
     double true_rel;       /* |value - truth| / |truth| */
     double seconds;        /* wall time of the call */
+    double cpu_seconds;    /* the process's CPU time in the call: on one
+                              thread the run's own time, whatever else
+                              loads the machine */
     long long evaluations; /* integrand evaluations */
     int converged;         /* the code said its tolerance was met */
     int failed;            /* an error code, not a result (message printed) */
@@ -39,6 +42,10 @@ typedef struct bench_problem {
 void bench_run_pagani(pagani_context *ctx, pagani_integrand *f,
                       const bench_problem *pb, pagani_options o,
                       bench_run *out);
+
+/* The time of a monotonic clock and the process's CPU time, seconds. */
+double bench_wall_seconds(void);
+double bench_cpu_seconds(void);
 
 /* Whether hcubature was found by configure. */
 int bench_hcubature_available(void);

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "pagani.h"
+#include "code_runs.h"
 
 #define BENCH_MAX_TOLERANCES 8
 
@@ -30,6 +31,17 @@ typedef struct bench_config {
     unsigned codes;      /* BENCH_* */
     int verbose;         /* print every run */
 } bench_config;
+
+/* The time a table shows of run r: its CPU time on the CPU backend (on one
+ * thread, unlike the wall time, the same on a loaded machine; summed
+ * over the threads of -t N), its wall time on CUDA (hcubature's CPU
+ * time then). */
+static inline double bench_run_time(const bench_config *c, const bench_run *r,
+                                    int hcubature)
+{
+    return c->backend == PAGANI_BACKEND_CPU || hcubature ? r->cpu_seconds
+                                                         : r->seconds;
+}
 
 /* Issue 37's table (-m suite): the paper's suite and the Genz families,
  * libpagani cubature against hcubature. */

@@ -4,7 +4,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <time.h>
 #include <cubature.h>
 #include "code_runs.h"
 
@@ -60,13 +59,6 @@ static int wrapper(unsigned ndim, const double *t, void *data, unsigned fdim,
     return 0;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int bench_hcubature_available(void)
 {
     return 1;
@@ -75,14 +67,16 @@ int bench_hcubature_available(void)
 void bench_run_hcubature(const bench_problem *pb, bench_run *out)
 {
     hcubature_call call = {pb, 0};
-    double tlo[PAGANI_MAX_DIM], thi[PAGANI_MAX_DIM], start = now();
+    double tlo[PAGANI_MAX_DIM], thi[PAGANI_MAX_DIM];
+    double start = bench_wall_seconds(), cpu = bench_cpu_seconds();
     int rc;
 
     for (int i = 0; i < pb->n; i++)
         axis_interval(pb->lower[i], pb->upper[i], &tlo[i], &thi[i]);
     rc = hcubature(1, wrapper, &call, (unsigned)pb->n, tlo, thi, (size_t)pb->cap,
                    0.0, pb->epsrel, ERROR_INDIVIDUAL, &out->value, &out->error);
-    out->seconds = now() - start;
+    out->seconds = bench_wall_seconds() - start;
+    out->cpu_seconds = bench_cpu_seconds() - cpu;
     out->failed = rc != 0;
     if (out->failed) {
         printf("  hcubature n=%d epsrel=%.0e: returned %d\n", pb->n, pb->epsrel, rc);
