@@ -20,7 +20,8 @@
  * standard deviations), honest failures (not converged), errors (no
  * result), the median ratio reported/true error of the converged runs,
  * and the median time (CPU time on the CPU backend: bench_run_time) and
- * evaluations of the runs with a result; then each code's totals.
+ * evaluations of the runs with a result; then each code's totals per
+ * family and over all.
  * -f restricts the families (corner, face, diagonal, gauss, exp).
  *
  * -m suite: issue 37's table (bench_versus.c; -r there is the Genz
@@ -43,7 +44,7 @@ typedef struct bench_cell {
     double *seconds, *evaluations;  /* of the runs with a result */
 } bench_cell;
 
-/* Each code's totals over the table. */
+/* A code's totals over rows. */
 typedef struct bench_totals {
     int runs, converged, false_convergences, beyond_5sigma, honest, errors;
 } bench_totals;
@@ -99,6 +100,17 @@ static void cell_add(bench_cell *c, const bench_run *r, double seconds, double e
     c->ratios[c->nratios++] = r->error / fabs(r->value) / r->true_rel;
 }
 
+/* Adds the counts of b to a. */
+static void totals_add(bench_totals *a, const bench_totals *b)
+{
+    a->runs += b->runs;
+    a->converged += b->converged;
+    a->false_convergences += b->false_convergences;
+    a->beyond_5sigma += b->beyond_5sigma;
+    a->honest += b->honest;
+    a->errors += b->errors;
+}
+
 /* Prints the cell as a row and adds it to the code's totals. */
 static void cell_print(const bench_cell *c, unsigned code, const char *family,
                        int n, double epsrel, bench_totals *t)
@@ -114,12 +126,8 @@ static void cell_print(const bench_cell *c, unsigned code, const char *family,
            median(c->seconds, c->runs - c->errors),
            median(c->evaluations, c->runs - c->errors));
     fflush(stdout);
-    t->runs += c->runs;
-    t->converged += c->converged;
-    t->false_convergences += c->false_convergences;
-    t->beyond_5sigma += c->beyond_5sigma;
-    t->honest += c->honest;
-    t->errors += c->errors;
+    totals_add(t, &(bench_totals){c->runs, c->converged, c->false_convergences,
+                                  c->beyond_5sigma, c->honest, c->errors});
 }
 
 /* The runs of one code on instances seed.. of (family, n) at epsrel; f is
@@ -195,14 +203,27 @@ static void bench_code(pagani_context *ctx, const bench_config *c, unsigned code
     pagani_integrand_destroy(f);
 }
 
-/* Issue 33's table: every selected family, dimension and code. */
+static void totals_print(unsigned code, const char *family, const bench_totals *t)
+{
+    char sigma5[16] = "-";
+
+    if (code == BENCH_VEGAS || code == BENCH_QMC)
+        snprintf(sigma5, sizeof sigma5, "%d", t->beyond_5sigma);
+    printf("%-9s %-8s %5d %5d %5d %6s %6d %4d\n", code_name(code), family, t->runs,
+           t->converged, t->false_convergences, sigma5, t->honest, t->errors);
+}
+
+/* Issue 33's table: every selected family, dimension and code; then each
+ * code's totals per family and over all. */
 static void bench_families(pagani_context *ctx, const bench_config *c,
                            unsigned families)
 {
     static const unsigned codes[] = {BENCH_CUBATURE, BENCH_VEGAS, BENCH_QMC,
                                      BENCH_HCUBATURE};
-    bench_totals totals[4] = {{0}};
+    bench_totals totals[HARD_FAMILIES][4], all[4];
 
+    memset(totals, 0, sizeof totals);
+    memset(all, 0, sizeof all);
     printf("%-9s %-8s %2s %6s %4s %4s %5s %6s %6s %4s %10s %9s %10s\n", "code",
            "family", "n", "epsrel", "runs", "conv", "false", "false5", "honest",
            "err", "med_ratio", "med_s", "med_evals");
@@ -211,18 +232,19 @@ static void bench_families(pagani_context *ctx, const bench_config *c,
         if (!(families & 1u << family)) continue;
         for (int n = fam->min_dim; n <= fam->max_dim; n++)
             for (int k = 0; k < 4; k++)
-                if (c->codes & codes[k]) bench_code(ctx, c, codes[k], family, n, &totals[k]);
+                if (c->codes & codes[k])
+                    bench_code(ctx, c, codes[k], family, n, &totals[family][k]);
     }
-    printf("\n%-9s %5s %5s %5s %6s %6s %4s\n", "totals", "runs", "conv", "false",
-           "false5", "honest", "err");
+    printf("\n%-9s %-8s %5s %5s %5s %6s %6s %4s\n", "totals", "family", "runs",
+           "conv", "false", "false5", "honest", "err");
     for (int k = 0; k < 4; k++) {
-        const bench_totals *t = &totals[k];
         if (!(c->codes & codes[k])) continue;
-        char sigma5[16] = "-";
-        if (codes[k] == BENCH_VEGAS || codes[k] == BENCH_QMC)
-            snprintf(sigma5, sizeof sigma5, "%d", t->beyond_5sigma);
-        printf("%-9s %5d %5d %5d %6s %6d %4d\n", code_name(codes[k]), t->runs,
-               t->converged, t->false_convergences, sigma5, t->honest, t->errors);
+        for (int family = 0; family < HARD_FAMILIES; family++) {
+            if (!(families & 1u << family)) continue;
+            totals_print(codes[k], hard_family_get(family)->name, &totals[family][k]);
+            totals_add(&all[k], &totals[family][k]);
+        }
+        totals_print(codes[k], "all", &all[k]);
     }
 }
 
