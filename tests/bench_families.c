@@ -36,18 +36,18 @@
 #include "code_runs.h"
 #include "hard_families.h"
 
+/* A code's counts over runs. */
+typedef struct bench_totals {
+    int runs, converged, false_convergences, beyond_5sigma, honest, errors;
+} bench_totals;
+
 /* The runs of one code on one family, dimension and tolerance. */
 typedef struct bench_cell {
-    int runs, converged, false_convergences, beyond_5sigma, honest, errors;
+    bench_totals count;
     int nratios;
     double *ratios;                 /* of the converged runs */
     double *seconds, *evaluations;  /* of the runs with a result */
 } bench_cell;
-
-/* A code's totals over rows. */
-typedef struct bench_totals {
-    int runs, converged, false_convergences, beyond_5sigma, honest, errors;
-} bench_totals;
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -82,21 +82,22 @@ static pagani_method code_method(unsigned code)
 /* Adds run r, which took `seconds`, to the cell. */
 static void cell_add(bench_cell *c, const bench_run *r, double seconds, double epsrel)
 {
-    int k = c->runs++ - c->errors; /* the runs with a result before this */
+    bench_totals *t = &c->count;
+    int k = t->runs++ - t->errors; /* the runs with a result before this */
 
     if (r->failed) {
-        c->errors++;
+        t->errors++;
         return;
     }
     c->seconds[k] = seconds;
     c->evaluations[k] = (double)r->evaluations;
     if (!r->converged) {
-        c->honest++;
+        t->honest++;
         return;
     }
-    if (!(r->true_rel <= epsrel)) c->false_convergences++;
-    else c->converged++;
-    if (!(r->true_rel * fabs(r->value) <= 5.0 * r->error)) c->beyond_5sigma++;
+    if (!(r->true_rel <= epsrel)) t->false_convergences++;
+    else t->converged++;
+    if (!(r->true_rel * fabs(r->value) <= 5.0 * r->error)) t->beyond_5sigma++;
     c->ratios[c->nratios++] = r->error / fabs(r->value) / r->true_rel;
 }
 
@@ -111,23 +112,28 @@ static void totals_add(bench_totals *a, const bench_totals *b)
     a->errors += b->errors;
 }
 
+/* The false5 column: the count for Vegas and QMC, "-" for the others. */
+static const char *sigma5_column(unsigned code, const bench_totals *t, char buf[16])
+{
+    if (code != BENCH_VEGAS && code != BENCH_QMC) return "-";
+    snprintf(buf, 16, "%d", t->beyond_5sigma);
+    return buf;
+}
+
 /* Prints the cell as a row and adds it to the code's totals. */
 static void cell_print(const bench_cell *c, unsigned code, const char *family,
                        int n, double epsrel, bench_totals *t)
 {
-    char sigma5[16] = "-";
-    int mc = code == BENCH_VEGAS || code == BENCH_QMC;
+    const bench_totals *k = &c->count;
+    char buf[16];
 
-    if (mc) snprintf(sigma5, sizeof sigma5, "%d", c->beyond_5sigma);
     printf("%-9s %-8s %2d %6.0e %4d %4d %5d %6s %6d %4d %10.3g %9.3g %10.3g\n",
-           code_name(code), family, n, epsrel, c->runs, c->converged,
-           c->false_convergences, sigma5, c->honest, c->errors,
-           median(c->ratios, c->nratios),
-           median(c->seconds, c->runs - c->errors),
-           median(c->evaluations, c->runs - c->errors));
+           code_name(code), family, n, epsrel, k->runs, k->converged,
+           k->false_convergences, sigma5_column(code, k, buf), k->honest, k->errors,
+           median(c->ratios, c->nratios), median(c->seconds, k->runs - k->errors),
+           median(c->evaluations, k->runs - k->errors));
     fflush(stdout);
-    totals_add(t, &(bench_totals){c->runs, c->converged, c->false_convergences,
-                                  c->beyond_5sigma, c->honest, c->errors});
+    totals_add(t, k);
 }
 
 /* The runs of one code on instances seed.. of (family, n) at epsrel; f is
@@ -194,8 +200,8 @@ static void bench_code(pagani_context *ctx, const bench_config *c, unsigned code
     cell.seconds = cell.ratios + c->runs;
     cell.evaluations = cell.seconds + c->runs;
     for (int e = 0; e < c->ntolerances; e++) {
-        cell.runs = cell.converged = cell.false_convergences = 0;
-        cell.beyond_5sigma = cell.honest = cell.errors = cell.nratios = 0;
+        memset(&cell.count, 0, sizeof cell.count);
+        cell.nratios = 0;
         bench_cell_runs(ctx, f, c, code, family, n, c->tolerances[e], &cell);
         cell_print(&cell, code, fam->name, n, c->tolerances[e], t);
     }
@@ -205,12 +211,11 @@ static void bench_code(pagani_context *ctx, const bench_config *c, unsigned code
 
 static void totals_print(unsigned code, const char *family, const bench_totals *t)
 {
-    char sigma5[16] = "-";
+    char buf[16];
 
-    if (code == BENCH_VEGAS || code == BENCH_QMC)
-        snprintf(sigma5, sizeof sigma5, "%d", t->beyond_5sigma);
     printf("%-9s %-8s %5d %5d %5d %6s %6d %4d\n", code_name(code), family, t->runs,
-           t->converged, t->false_convergences, sigma5, t->honest, t->errors);
+           t->converged, t->false_convergences, sigma5_column(code, t, buf), t->honest,
+           t->errors);
 }
 
 /* Issue 33's table: every selected family, dimension and code; then each
