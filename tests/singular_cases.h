@@ -11,6 +11,7 @@
 #define PAGANI_SINGULAR_CASES_H
 
 #include <math.h>
+#include "pagani.h"
 
 #define SINGULAR_MAX_DIM 4
 /* params: m, a, then per axis its factor's kind (0: exp(c x), 1:
@@ -25,10 +26,9 @@ typedef struct singular_case {
     double truth;
 } singular_case;
 
-/* f's value: the same arithmetic as singular_f's body, for host code
- * (hcubature). */
-static inline double singular_value(const double *x, int n, const double *p)
-{
+/* f, one body for the host (singular_f_host, which hcubature calls in
+ * the comparison) and source. */
+PAGANI_INTEGRAND(singular_f, {
     double v = 1.0;
     for (int i = 0; i < n; i++) {
         const double c = p[3 + 2 * i];
@@ -38,7 +38,7 @@ static inline double singular_value(const double *x, int n, const double *p)
         v *= g;
     }
     return v;
-}
+})
 
 /* int_0^1 x^-a g(x) dx, a = 0 for a regular axis: for exp(c x) the sum
  * over k of c^k / (k! (k + 1 - a)); for (1 + c x)^-2, |c| <= 1/2, of

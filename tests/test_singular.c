@@ -45,19 +45,6 @@
  * "Domains and singularities"). */
 #define CONVERGED_AT_LEAST 26
 
-/* The body of singular_value (tests/singular_cases.h), as source. */
-PAGANI_INTEGRAND(singular_f, {
-    double v = 1.0;
-    for (int i = 0; i < n; i++) {
-        const double c = p[3 + 2 * i];
-        double g = p[2 + 2 * i] == 0.0 ? exp(c * x[i])
-                                        : 1.0 / ((1.0 + c * x[i]) * (1.0 + c * x[i]));
-        if (i < (int)p[0]) g *= pow(x[i], -p[1]);
-        v *= g;
-    }
-    return v;
-})
-
 /* Integrates case s with cubature under `cap`; returns the status, the
  * true relative error into *true_error (the library's error code as a
  * negative status when the call failed). */
