@@ -260,7 +260,7 @@ typedef struct pagani_options {
                                     PAGANI_DEFAULT_EVALUATIONS_CPU or
                                     _CUDA (status PAGANI_MAX_EVALUATIONS
                                     when reached) */
-    int max_iterations;          /* default 0: the method's own (cubature 200,
+    int max_iterations;          /* default 0: the method's own (cubature 1000,
                                     Vegas 100, QMC 16 blocks: the points per
                                     shift double 15 times, to 2^29 from the
                                     default start, 8.6e9 evaluations with

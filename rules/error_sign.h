@@ -77,6 +77,10 @@ typedef struct pagani_error_parts {
                               summed here by every backend and the MPI
                               layer; 0 when f was 0 at every rule point
                               (the driver's PAGANI_NO_SIGNAL) */
+    double least;          /* sum of max(|V| - E, 0) over all: what the
+                              regions are sure to hold, in size, when
+                              f has one sign (the driver's least value
+                              of the integral, cubature_steps.c) */
 } pagani_error_parts;
 
 /* Adds a region's value v and error e with sign byte `sign` to *p; a
@@ -87,6 +91,7 @@ PAGANI_HD void pagani_error_parts_add(pagani_error_parts *p, unsigned char sign,
                                       double check_var)
 {
     p->magnitude += fabs(v);
+    p->least += fabs(v) > e ? fabs(v) - e : 0.0;
     if (sign & PAGANI_SIGN_KNOWN) {
         p->rule_signed += (sign & PAGANI_SIGN_RULE_NEGATIVE) ? -e : e;
         p->parent_signed += (sign & PAGANI_SIGN_PARENT_NEGATIVE) ? -e : e;
@@ -117,6 +122,7 @@ PAGANI_HD void pagani_error_parts_merge(pagani_error_parts *into,
     into->check_var += part->check_var;
     into->check_var2 += part->check_var2;
     into->magnitude += part->magnitude;
+    into->least += part->least;
     if (part->largest > into->largest) into->largest = part->largest;
 }
 

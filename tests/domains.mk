@@ -13,3 +13,11 @@ check_PROGRAMS += tests/test_breaks
 tests_test_breaks_SOURCES = tests/test_breaks.c tests/tap.h
 tests_test_breaks_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_breaks
+
+# Integrable singularities on a face and at a corner (issue 33):
+# test_singular sweeps x_i^-a times smooth factors from a fixed seed with
+# cubature, no false convergence and a convergence count.
+check_PROGRAMS += tests/test_singular
+tests_test_singular_SOURCES = tests/test_singular.c tests/singular_cases.h tests/tap.h
+tests_test_singular_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_singular

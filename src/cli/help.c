@@ -99,7 +99,7 @@ static const char *const help_text[] = {
 "      --max-evals N      stop after about N evaluations (default 0: 1e9\n"
 "                         on the CPU, 1e12 on a GPU)\n"
 "      --max-iterations N stop after N iterations (default 0: the method's\n"
-"                         own: cubature 200, Vegas 100, QMC 16)\n"
+"                         own: cubature 1000, Vegas 100, QMC 16)\n"
 "      --threads N        CPU threads (default 0: OpenMP's default, or\n"
 "                         $PAGANI_THREADS)\n"
 "      --memory SIZE      memory budget for the region lists: a number of\n"

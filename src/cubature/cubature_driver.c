@@ -27,7 +27,7 @@
 #include "cubature/cubature_run.h"
 #include "rules/random_check.h"
 
-#define DEFAULT_MAX_ITERATIONS 200
+#define DEFAULT_MAX_ITERATIONS 1000
 #define DEFAULT_CPU_BUDGET ((size_t)1 << 30)
 /* Most regions of one list: the CUDA backend scans them with int indices
  * (CUB); without this cap a GPU of 141 GB would hold more in 1 or 2

@@ -40,6 +40,8 @@ typedef struct run {
     double previous_value;    /* the estimate of the last iteration */
     double previous_error;    /* and its error */
     double earlier_value;     /* the estimate of the one before */
+    double least;             /* the least the last estimate's integral is
+                                 sure to be, in size (cubature_steps.c) */
     int unknown_signs;        /* the last list had regions whose error's
                                  sign was unknown (1 before the first) */
     double signal;            /* the largest sum of |V| + E of a list so

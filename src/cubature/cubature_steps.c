@@ -90,17 +90,56 @@ static int settled(const run *r)
            fabs(r->previous_value - r->earlier_value) <= SETTLED_CHANGE * fabs(r->previous_value);
 }
 
-/* The classifications' share of the target, from a value the estimate is
- * sure to exceed (|v| - e), so that an early overestimate does not inflate
- * it; and at least the round-off the estimate carries anyway (ROUNDOFF
- * |v|). While e >= |v| and epsabs is 0 the target alone is 0, and then
- * only regions of error exactly 0 would be negligible: a peak's far field
- * of errors like 1e-60 was refined until the estimate settled (f4 5-D at
- * 1e-6 refined 2.3 times the regions it refines with epsabs 1e-40). */
-static double classification_share(double value, double error, const pagani_options *opt)
+/* Whether the estimate's parts cannot cancel: the list's values all of
+ * one sign (the sum of |V| is the size of the sum), the finished regions'
+ * too. */
+static int one_signed(const run *r, const cubature_sums *s)
 {
-    return fmax((RELERR_SHARE + NEGLIGIBLE_SHARE) *
-                    target_of(fmax(fabs(value) - error, 0.0), opt),
+    return s->parts.magnitude <= (1.0 + 1e-9) * fabs(s->value) &&
+           r->finished_value * s->value >= 0.0;
+}
+
+/* The least the integral is sure to be, in size, after the classification
+ * of sums s: |v| - e, or where nothing can cancel, what the regions are
+ * sure to hold, the list's sum of max(|V| - E, 0) (rules/error_sign.h)
+ * and |v_f| - e_f of the finished ones, once the estimate is within
+ * HELD_REACH times that. While a few regions hold an error larger than
+ * the whole value -- a face or corner where f is singular, whose error
+ * falls by only 2^-(1 - a) a halving for x^-a -- |v| - e is 0 although
+ * most of the integral is long resolved: classification then finished
+ * nothing, and the list doubled every iteration until the evaluation
+ * limit (x_0^-0.9 e^(b.x) in 3-D: from 76 regions to 77,824 in ten
+ * iterations; issue 33). An estimate far above what the regions hold is
+ * dominated by a few regions whose V is not to be trusted yet, and their
+ * neighbours' E neither: (1 + r^2)^-2 over R^3, mapped, an estimate 600
+ * times the value while refinement reached the corners, finished regions
+ * by the larger share whose errors were 2.6 times their E in sum and
+ * converged falsely at 1e-6 (tests/test_domains.c). A bound too large
+ * otherwise (f of both signs within regions) can only overspend the
+ * classifications' share and end the run PAGANI_NO_PROGRESS: the finished
+ * errors stay in the total. */
+#define HELD_REACH 2.0
+static double least_value(const run *r, const cubature_sums *s)
+{
+    double least = fabs(s->value + r->finished_value) - (s->error + r->finished_error);
+    double held = s->parts.least + fabs(r->finished_value) - r->finished_error;
+    if (one_signed(r, s) && fabs(s->value + r->finished_value) <= HELD_REACH * held)
+        least = fmax(least, held);
+    return fmax(least, 0.0);
+}
+
+/* The classifications' share of the target, from the least value of the
+ * integral (least_value), so that an early overestimate does not inflate
+ * it; and at least the round-off the estimate carries anyway (ROUNDOFF
+ * |v|). While the least value is 0 and epsabs is 0 the target alone is 0,
+ * and then only regions of error exactly 0 would be negligible: a peak's
+ * far field of errors like 1e-60 was refined until the estimate settled
+ * (f4 5-D at 1e-6 refined 2.3 times the regions it refines with epsabs
+ * 1e-40). */
+static double classification_share(double least, double value,
+                                   const pagani_options *opt)
+{
+    return fmax((RELERR_SHARE + NEGLIGIBLE_SHARE) * target_of(least, opt),
                 ROUNDOFF * fabs(value));
 }
 
@@ -111,7 +150,7 @@ static double negligible_error(const run *r, const pagani_options *opt)
 {
     double left;
     if (isnan(r->previous_value)) return -1.0;
-    left = classification_share(r->previous_value, r->previous_error, opt) -
+    left = classification_share(r->least, r->previous_value, opt) -
            r->classified_error;
     return left > 0 ? 0.5 * left / (double)r->count : 0.0;
 }
@@ -199,8 +238,8 @@ int cubature_classify(batch_run *b)
             double finished = s->error - s->active_error, share;
 
             if (!q->classify) continue;
-            share = classification_share(s->value + r->finished_value,
-                                         s->error + r->finished_error, opt);
+            share = classification_share(least_value(r, s), s->value + r->finished_value,
+                                         opt);
             q->classify = s->nonfinite_region < 0 && ++b->halvings[k] <= MAX_HALVINGS + 1 &&
                           finished > 0 && r->classified_error + finished > share;
             if (!q->classify) continue;
@@ -353,6 +392,7 @@ static int take_estimate(batch_run *b, int k)
     if (!isfinite(value) || !isfinite(error)) error = INFINITY;
     r->value = value;
     r->error = error;
+    r->least = least_value(r, s);
     if (b->ncomp > 1) {
         cubature_vector_estimate(b, k);
         return PAGANI_OK;
