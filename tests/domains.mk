@@ -13,3 +13,13 @@ check_PROGRAMS += tests/test_breaks
 tests_test_breaks_SOURCES = tests/test_breaks.c tests/tap.h
 tests_test_breaks_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_breaks
+
+# Issue 33's families over unbounded domains with the options the README
+# tells a user to set (maps, centres, scales): Gaussians over R^1..R^6 of
+# widths 1e-2..1e3 about centres up to 1e4, exp(-|x|) over half-lines,
+# (1 + r^2)^-k over R^3, a batch and a vector; every method, no false
+# convergence.
+check_PROGRAMS += tests/test_domain_families
+tests_test_domain_families_SOURCES = tests/test_domain_families.c tests/tap.h
+tests_test_domain_families_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_domain_families
