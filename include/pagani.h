@@ -341,7 +341,7 @@ typedef struct pagani_options {
      * variables that maps each onto a finite interval (pagani_map; by
      * default x = a + s t/(1-t) on [a, inf), x = b - s t/(1-t) on (-inf,
      * b], x = c + s t/(1-t^2) on the whole line), on every axis unless
-     * domain_scales says otherwise. Take s near the width of f's decay,
+     * domain_scales says otherwise. Take s at 2 to 3 widths of f's decay,
      * and c (domain_centers) at its peak: half of the t interval covers
      * |x - c| < 0.6 s. Default 1 (0: the default); finite. */
     double domain_scale;
@@ -368,9 +368,10 @@ typedef struct pagani_options {
      * (domain_centers; NULL: 0 on every axis; finite; ignored on the
      * other axes) and the scale s (domain_scales; NULL: domain_scale on
      * every axis; an entry 0 takes domain_scale, else finite > 0). Put c
-     * at f's peak and s near the width of its decay on that axis: a
-     * Gaussian of width 1e3 centred at 1e4 wants c = 1e4, s = 1e3. Invalid
-     * values are PAGANI_ERR_OPTION. */
+     * at f's peak and s at 2 to 3 widths of its decay on that axis: a
+     * Gaussian of width 1e3 centred at 1e4 wants c = 1e4, s = 3e3. The
+     * same for every integral of a batch. Invalid values are
+     * PAGANI_ERR_OPTION. */
     pagani_map domain_map;
     const double *domain_centers;
     const double *domain_scales;
@@ -595,7 +596,8 @@ pagani_options pagani_options_default(pagani_method method);
  *
  * Each axis needs lower[i] < upper[i], neither NaN; lower[i] may be
  * -INFINITY and upper[i] +INFINITY: such an axis is integrated through
- * the change of variables of options->domain_scale, and the value is the
+ * the change of variables of options->domain_map (domain_scale,
+ * domain_scales, domain_centers), and the value is the
  * integral over the unbounded domain (f must decay: a point whose
  * Jacobian is infinite contributes 0, but a slow decay shows as an error
  * that does not converge). The finite axes' widths upper[i] - lower[i]

@@ -14,9 +14,9 @@
  *
  * Cubature must converge within its tolerance on every smooth one: 1e-6
  * up to 4 dimensions (also 1e-8 on the exponential map's products), 1e-4
- * in 5 and 1e-3 in 6 (what 3e7 evaluations reach there: README). At
- * 1e-8, and on the power-law tails, it must not call converged a value
- * whose true error exceeds the tolerance. QMC and Vegas at 1e-3 must not
+ * in 5 and 1e-3 in 6 (what 3e7 evaluations reach there: README), and
+ * on (1 + r^2)^-3 and ^-4. At 1e-8, and on (1 + r^2)^-2, it must not
+ * call converged a value whose true error exceeds the tolerance. QMC and Vegas at 1e-3 must not
  * call converged a value more than 5 reported standard deviations from
  * the truth (fixed seeds).
  */
@@ -215,8 +215,9 @@ static void check_half_lines(pagani_context *ctx)
 }
 
 /* (1 + r^2)^-k over R^3: cubature at 1e-3 and 1e-6, QMC and Vegas at
- * 1e-3, all to be honest (the rational map makes the tails corner
- * singularities or kinks in t: README). */
+ * 1e-3, all honest; cubature converges for k = 3 and 4, where f J stays
+ * bounded in t, not for k = 2, where the rational map makes the tail
+ * an integrable corner singularity (README). */
 static void check_power_tails(pagani_context *ctx)
 {
     const double lower[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -242,7 +243,7 @@ static void check_power_tails(pagani_context *ctx)
                 got = rc == PAGANI_OK
                           ? pagani_integrate(ctx, f, lower, upper, &o, &r)
                           : rc;
-                judge(got, &r, &o, truth, 0, what);
+                judge(got, &r, &o, truth, m == 0 && k >= 3, what);
             }
         }
         pagani_integrand_destroy(f);

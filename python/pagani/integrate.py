@@ -133,8 +133,8 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         "exponential"; ``domain_scale``, the map's length, default 1, or
         ``domain_scales``, one per axis; ``domain_centers``, one per axis,
         where an axis over the whole line is centred, default 0: put it at
-        f's peak and the scale near its width; README "Domains and
-        singularities").
+        f's peak and the scale at 2 to 3 widths of its decay; README
+        "Domains and singularities").
     method : {"auto", "cubature", "vegas", "qmc"}
         "cubature" (deterministic adaptive cubature, n <= 20), "vegas"
         (m-Cubes Monte Carlo), "qmc" (randomly shifted lattice sequences).
