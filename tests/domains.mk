@@ -3,7 +3,8 @@
 # integrals over R^n and half-lines with every method, source and host
 # integrands, batches and vectors.
 check_PROGRAMS += tests/test_domains
-tests_test_domains_SOURCES = tests/test_domains.c tests/tap.h
+tests_test_domains_SOURCES = tests/test_domains.c tests/domain_cases.h \
+	tests/tap.h
 tests_test_domains_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_domains
 
@@ -20,6 +21,7 @@ TESTS += tests/test_breaks
 # (1 + r^2)^-k over R^3, a batch and a vector; every method, no false
 # convergence.
 check_PROGRAMS += tests/test_domain_families
-tests_test_domain_families_SOURCES = tests/test_domain_families.c tests/tap.h
+tests_test_domain_families_SOURCES = tests/test_domain_families.c \
+	tests/domain_cases.h tests/tap.h
 tests_test_domain_families_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_domain_families
