@@ -107,6 +107,10 @@ module pagani
         enumerator :: PAGANI_NORM_L1
         enumerator :: PAGANI_NORM_MAX
     end enum
+    enum, bind(c)
+        enumerator :: PAGANI_MAP_RATIONAL = 0
+        enumerator :: PAGANI_MAP_EXPONENTIAL
+    end enum
     integer(c_int), parameter :: PAGANI_MAX_COMPONENTS = 64
     integer(c_long_long), parameter :: PAGANI_DEFAULT_BLOCK = 8192
     real(c_double), parameter :: PAGANI_MC_SIGMAS_MAX = 100.0_c_double
@@ -157,6 +161,9 @@ module pagani
         real(c_double) :: domain_scale ! unbounded axes: the map's length s
         type(c_ptr) :: breaks         ! cubature: break points, or null
         type(c_ptr) :: break_counts   ! their counts per axis (int), or null
+        integer(c_int) :: domain_map  ! PAGANI_MAP_*
+        type(c_ptr) :: domain_centers ! per axis: the line's centre c, or null
+        type(c_ptr) :: domain_scales  ! per axis: the map's length s, or null
     end type
 
     ! struct pagani_result

@@ -137,6 +137,31 @@ typedef enum pagani_norm {
     PAGANI_NORM_MAX             /* the same with the max norm */
 } pagani_norm;
 
+/* The change of variables of an unbounded axis (pagani_options.domain_map;
+ * README, "Domains and singularities"), with s the axis's scale and c its
+ * centre (the whole line only):
+ *   PAGANI_MAP_RATIONAL     x = a + s t/(1-t) on [a, inf), x = b - s t/(1-t)
+ *                           on (-inf, b], t in [0, 1); x = c + s t/(1-t^2)
+ *                           on the line, t in (-1, 1). The default: f J
+ *                           stays smooth for Gaussian and exponential
+ *                           decay at any s near the decay's length, and a
+ *                           power-law tail r^-k becomes (1-t)^(k-2) per
+ *                           axis.
+ *   PAGANI_MAP_EXPONENTIAL  x = a + s log(1/t) on [a, inf), x = b - s
+ *                           log(1/t) on (-inf, b], t in (0, 1]; on the
+ *                           line x = c + s log(1/t) for t in (0, 1] and
+ *                           x = c - s log(1/|t|) for t in [-1, 0). Made for
+ *                           exponential decay of a known rate: e^(-|x-c|/s)
+ *                           becomes the constant s; s must be at least the
+ *                           decay's length (below it f J grows as
+ *                           t^(s/L - 1) at t = 0), and a power-law tail
+ *                           becomes a logarithmic singularity: not for
+ *                           r^-k. */
+typedef enum pagani_map {
+    PAGANI_MAP_RATIONAL = 0,
+    PAGANI_MAP_EXPONENTIAL = 1
+} pagani_map;
+
 /* The most components of a vector integrand. Each component costs every
  * cubature region three doubles (its estimate, its error, its parent's
  * estimate), each GPU thread of the cubature evaluation five running sums
@@ -313,11 +338,12 @@ typedef struct pagani_options {
 
     /* Unbounded axes (a lower bound -INFINITY or an upper +INFINITY; README,
      * "Domains and singularities"): the length s of the change of
-     * variables that maps each onto a finite interval, x = a + s t/(1-t)
-     * on [a, inf), x = b - s t/(1-t) on (-inf, b], x = s t/(1-t^2) on the
-     * whole line. Take s near the width of f's decay, and centre the whole
-     * line's f near 0 (shift x yourself): half of the t interval covers
-     * |x| < 0.6 s. Default 1 (0: the default); finite. */
+     * variables that maps each onto a finite interval (pagani_map; by
+     * default x = a + s t/(1-t) on [a, inf), x = b - s t/(1-t) on (-inf,
+     * b], x = c + s t/(1-t^2) on the whole line), on every axis unless
+     * domain_scales says otherwise. Take s at 2 to 3 widths of f's decay,
+     * and c (domain_centers) at its peak: half of the t interval covers
+     * |x - c| < 0.6 s. Default 1 (0: the default); finite. */
     double domain_scale;
 
     /* Cubature: break points, coordinates where f is not smooth (a kink,
@@ -335,6 +361,20 @@ typedef struct pagani_options {
      * them. */
     const double *breaks;
     const int *break_counts;
+
+    /* Unbounded axes, continued: the map (pagani_map; default
+     * PAGANI_MAP_RATIONAL), and per axis (n entries each, the caller's,
+     * read during the call) the centre c of an axis over the whole line
+     * (domain_centers; NULL: 0 on every axis; finite; ignored on the
+     * other axes) and the scale s (domain_scales; NULL: domain_scale on
+     * every axis; an entry 0 takes domain_scale, else finite > 0). Put c
+     * at f's peak and s at 2 to 3 widths of its decay on that axis: a
+     * Gaussian of width 1e3 centred at 1e4 wants c = 1e4, s = 3e3. The
+     * same for every integral of a batch. Invalid values are
+     * PAGANI_ERR_OPTION. */
+    pagani_map domain_map;
+    const double *domain_centers;
+    const double *domain_scales;
 } pagani_options;
 
 /* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).
@@ -556,7 +596,8 @@ pagani_options pagani_options_default(pagani_method method);
  *
  * Each axis needs lower[i] < upper[i], neither NaN; lower[i] may be
  * -INFINITY and upper[i] +INFINITY: such an axis is integrated through
- * the change of variables of options->domain_scale, and the value is the
+ * the change of variables of options->domain_map (domain_scale,
+ * domain_scales, domain_centers), and the value is the
  * integral over the unbounded domain (f must decay: a point whose
  * Jacobian is infinite contributes 0, but a slow decay shows as an error
  * that does not converge). The finite axes' widths upper[i] - lower[i]

@@ -324,6 +324,7 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
     if ((rc = pagani_check_options(ctx, &opt)) != PAGANI_OK) return rc;
     if ((rc = check_norm(ctx, f, &opt)) != PAGANI_OK) return rc;
     if ((rc = pagani_breaks_check(ctx, f->n, &opt)) != PAGANI_OK) return rc;
+    if ((rc = pagani_domain_check(ctx, f->n, &opt)) != PAGANI_OK) return rc;
     for (int k = 0; k < batch->count; k++) {
         rc = pagani_check_bounds(ctx, f->n, pagani_batch_lower(batch, k),
                                  pagani_batch_upper(batch, k));

@@ -54,6 +54,9 @@ int main(void)
     FIELD(pagani_options, domain_scale);
     FIELD(pagani_options, breaks);
     FIELD(pagani_options, break_counts);
+    FIELD(pagani_options, domain_map);
+    FIELD(pagani_options, domain_centers);
+    FIELD(pagani_options, domain_scales);
 
     SIZE(pagani_result);
     FIELD(pagani_result, value);

@@ -61,6 +61,11 @@ program fortran_layout
     call field('pagani_options.breaks', c_loc(o), c_loc(o%breaks))
     call field('pagani_options.break_counts', c_loc(o), &
         c_loc(o%break_counts))
+    call field('pagani_options.domain_map', c_loc(o), c_loc(o%domain_map))
+    call field('pagani_options.domain_centers', c_loc(o), &
+        c_loc(o%domain_centers))
+    call field('pagani_options.domain_scales', c_loc(o), &
+        c_loc(o%domain_scales))
 
     call size('pagani_result', c_sizeof(r))
     call field('pagani_result.value', c_loc(r), c_loc(r%value))

@@ -267,6 +267,31 @@ bad_value 'upper: expected a number such as' --upper infinity
 bad_value "upper: '-1e999' is not a finite number" --upper -1e999
 bad_value 'domain-scale' --domain-scale 0
 bad_value 'domain-scale' --domain-scale inf
+# A Gaussian of width 1e3 centred at 1e4, and per-axis scales: the second
+# axis's e^(-x/2) with the exponential map at its rate (a constant in t).
+run --bounds '-inf:inf,0:inf' --domain-center 1e4,0 --domain-scale 2e3,2 \
+    --domain-map exponential --epsrel 1e-9 \
+    'exp(-0.5 * pow((x[0] - 1e4) / 1e3, 2) - 0.5 * x[1])'
+[ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 2e3 * sqrt(2 * atan2(0, -1)) }')" 1e-9
+ok $? "--domain-center 1e4,0 --domain-scale 2e3,2 --domain-map exponential: 2e3 sqrt(2 pi)"
+run --lower -inf --upper inf --domain-center 1e4 --domain-scale 1e3 \
+    --epsrel 1e-9 'exp(-0.5 * pow((x[0] - 1e4) / 1e3, 2))'
+[ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 1e3 * sqrt(2 * atan2(0, -1)) }')" 1e-9
+ok $? "--domain-center 1e4 --domain-scale 1e3: 1e3 sqrt(2 pi)"
+bad_value 'domain-map: unknown map' --domain-map gaussian
+bad_value 'domain-center: expected' --domain-center nan
+bad_value 'gives 3 scales for 2 axes' --bounds '0:inf,0:inf' --domain-scale 1,2,3
+bad_value 'gives 2 centres for 3 axes' -n 3 --domain-center 1,2
+# Break points: a kink at x0 = 0.3 and a jump at x2 = 0.7 named with
+# --breaks (an empty group for x1) converge to 1e-9 with the cost of a
+# smooth integrand: 3 levels of the first split, no further region.
+run --bounds '0:1,0:1,0:1' --breaks '0.3;;0.7' --epsrel 1e-9 --method cubature \
+    'fabs(x[0] - 0.3) * (x[2] < 0.7 ? 1.0 : 2.0)'
+[ $rc -eq 0 ] && close "$(value)" 0.377 1e-9 && grep -q '^iterations: *[12]$' "$out"
+ok $? "--breaks '0.3;;0.7': |x0 - 0.3| times a jump at x2 = 0.7 is 0.377 in at most 2 iterations"
+bad_value 'breaks: gives 1 axes' -n 2 --breaks 0.3
+bad_value 'breaks: expected' --breaks '0.3,x'
+bad_value 'break points must be finite and increasing' --breaks '0.7,0.3'
 run -p 'pi/2' --epsrel 1e-9 'cos(p[0]*x[0])'
 [ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 2 / atan2(0, -1) }')" 1e-9
 ok $? "-p pi/2: cos(p x) over [0, 1] is 2/pi"

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "pagani.h"
 #include "domain/domain.h"
+#include "domain_cases.h"
 #include "tap.h"
 
 /* Cubature's evaluation cap: far above what any case here needs. */
@@ -31,25 +32,6 @@ static const char moment_source[] =
     "    s += z * z;\n"
     "}\n"
     "return x[0] * x[0] * exp(-0.5 * s) / pow(p[1] * sqrt(2.0 * M_PI), n);\n";
-
-/* prod exp(-p[i] |x_i - p[n + i]|): over [p[n+i], inf) or (-inf,
- * p[n+i]] each axis gives 1 / p[i]. */
-static double laplace(const double *x, int n, const void *params)
-{
-    const double *p = params;
-    double s = 0.0;
-    for (int i = 0; i < n; i++) s += p[i] * fabs(x[i] - p[n + i]);
-    return exp(-s);
-}
-
-/* (1 + r^2)^-2 over R^3 is pi^2. */
-static double power_tail(const double *x, int n, const void *params)
-{
-    double r2 = 0.0;
-    (void)params;
-    for (int i = 0; i < n; i++) r2 += x[i] * x[i];
-    return 1.0 / ((1.0 + r2) * (1.0 + r2));
-}
 
 /* The normal density of centre p[0], width p[1] times (1, x0, x0^2):
  * 1, p[0], p[0]^2 + p[1]^2 over R^n. */
@@ -124,18 +106,78 @@ static void check_map(void)
     h[1] = 3;
     h[4] = PAGANI_DOMAIN_UPPER_INFINITE; h[5] = 2.0; h[6] = 3.0;
     h[7] = PAGANI_DOMAIN_LOWER_INFINITE; h[8] = 1.0; h[9] = 2.0;
-    h[10] = PAGANI_DOMAIN_BOTH_INFINITE; h[11] = 0.0; h[12] = 2.0;
+    h[10] = PAGANI_DOMAIN_BOTH_INFINITE; h[11] = -1.0; h[12] = 2.0;
     jacobian = pagani_domain_map(h, 3, t, x);
-    /* 2 + 3 (0.5/0.5); 1 - 2 (0.5/0.5); 2 (0.5/0.75); Jacobians 3/0.25,
-     * 2/0.25, 2 (1.25)/0.75^2 */
+    /* 2 + 3 (0.5/0.5); 1 - 2 (0.5/0.5); -1 + 2 (0.5/0.75); Jacobians
+     * 3/0.25, 2/0.25, 2 (1.25)/0.75^2 */
     tap_ok(fabs(x[0] - 5.0) < 1e-15 && fabs(x[1] + 1.0) < 1e-15 &&
-           fabs(x[2] - 4.0 / 3.0) < 1e-15 &&
+           fabs(x[2] - 1.0 / 3.0) < 1e-15 &&
            fabs(jacobian - 12.0 * 8.0 * 2.5 / 0.5625) < 1e-12,
            "map at t = 0.5: x = (%g, %g, %g), dx/dt = %g", x[0], x[1], x[2],
            jacobian);
     tap_ok(pagani_domain_map(h, 3, end_up, x) == 0.0 &&
            pagani_domain_map(h, 3, end_both, x) == 0.0,
            "map at t = 1 of a half-line and t = -1 of the line: 0");
+}
+
+/* The exponential map at known points, and 0 at t = 0, its infinite
+ * end. */
+static void check_exponential_map(void)
+{
+    double h[PAGANI_DOMAIN_HEADER(3)] = {0}, x[3], jacobian;
+    const double t[3] = {0.5, 0.25, -0.25};
+    const double end_up[3] = {0.0, 0.5, 0.5}, end_both[3] = {0.5, 0.5, -0.0};
+
+    h[1] = 3;
+    h[4] = PAGANI_DOMAIN_UPPER_EXPONENTIAL; h[5] = 2.0; h[6] = 3.0;
+    h[7] = PAGANI_DOMAIN_LOWER_EXPONENTIAL; h[8] = 1.0; h[9] = 2.0;
+    h[10] = PAGANI_DOMAIN_BOTH_EXPONENTIAL; h[11] = 10.0; h[12] = 2.0;
+    jacobian = pagani_domain_map(h, 3, t, x);
+    /* 2 + 3 log 2; 1 - 2 log 4; 10 - 2 log 4 (t < 0: below the centre);
+     * Jacobians 3/0.5, 2/0.25, 2/0.25 */
+    tap_ok(fabs(x[0] - (2.0 + 3.0 * log(2.0))) < 1e-15 &&
+           fabs(x[1] - (1.0 - 2.0 * log(4.0))) < 1e-15 &&
+           fabs(x[2] - (10.0 - 2.0 * log(4.0))) < 1e-14 &&
+           fabs(jacobian - 6.0 * 8.0 * 8.0) < 1e-12,
+           "exponential map: x = (%.17g, %.17g, %.17g), dx/dt = %g", x[0],
+           x[1], x[2], jacobian);
+    tap_ok(pagani_domain_map(h, 3, end_up, x) == 0.0 &&
+           pagani_domain_map(h, 3, end_both, x) == 0.0,
+           "exponential map at t = 0 (a half-line's and the line's "
+           "infinite end): 0");
+}
+
+/* The map's options refused, each PAGANI_ERR_OPTION naming the field. */
+static void check_map_options(pagani_context *ctx, pagani_integrand *f)
+{
+    const double bad_centers[1] = {NAN}, bad_scales[3][1] = {{-1.0},
+                                                             {INFINITY},
+                                                             {NAN}};
+    const double lo = -INFINITY, hi = INFINITY;
+    pagani_options o = options_for(PAGANI_CUBATURE, 1e-3, 0.0);
+    pagani_result r;
+    int got;
+
+    o.domain_map = (pagani_map)2;
+    got = pagani_integrate(ctx, f, &lo, &hi, &o, &r);
+    tap_ok(got == PAGANI_ERR_OPTION &&
+               strstr(pagani_context_message(ctx), "domain_map"),
+           "domain_map 2 refused: %s", pagani_context_message(ctx));
+    o = options_for(PAGANI_CUBATURE, 1e-3, 0.0);
+    o.domain_centers = bad_centers;
+    got = pagani_integrate(ctx, f, &lo, &hi, &o, &r);
+    tap_ok(got == PAGANI_ERR_OPTION &&
+               strstr(pagani_context_message(ctx), "domain_centers[0]"),
+           "a NaN centre refused: %s", pagani_context_message(ctx));
+    o.domain_centers = NULL;
+    for (int i = 0; i < 3; i++) {
+        o.domain_scales = bad_scales[i];
+        got = pagani_integrate(ctx, f, &lo, &hi, &o, &r);
+        tap_ok(got == PAGANI_ERR_OPTION &&
+                   strstr(pagani_context_message(ctx), "domain_scales[0]"),
+               "domain_scales[0] = %g refused: %s", bad_scales[i][0],
+               pagani_context_message(ctx));
+    }
 }
 
 /* Bounds and options accepted and refused. */
@@ -179,6 +221,7 @@ static void check_input(pagani_context *ctx)
         tap_ok(got == PAGANI_ERR_OPTION, "domain_scale %g refused: %s",
                scales[i], pagani_context_message(ctx));
     }
+    if (rc == PAGANI_OK) check_map_options(ctx, f);
     o = options_for(PAGANI_QMC, 1e-3, 0.0);
     rc = rc == PAGANI_OK ? pagani_qmc_part(ctx, f, &lo, &hi, &o, 1 << 10, 0,
                                            1, record)
@@ -283,7 +326,9 @@ static void check_power_tail(pagani_context *ctx)
     const double lower[3] = {-INFINITY, -INFINITY, -INFINITY};
     const double upper[3] = {INFINITY, INFINITY, INFINITY};
     pagani_integrand *f = NULL;
-    int rc = pagani_integrand_from_function(ctx, &f, 3, power_tail, NULL, 0);
+    const double k[1] = {2.0};
+    int rc = pagani_integrand_from_function(ctx, &f, 3, power_tail, k,
+                                            sizeof k);
 
     if (tap_ok(rc == PAGANI_OK, "(1+r^2)^-2: %s", pagani_strerror(rc)))
         every_method(ctx, f, lower, upper, M_PI * M_PI, 0,
@@ -316,10 +361,8 @@ static void check_batches(pagani_context *ctx)
     for (int k = 0; k < 3; k++) {
         double truth = params[k][0] * params[k][0] + params[k][1] * params[k][1];
         int same = rc == PAGANI_OK &&
-                   pagani_integrand_set_params(f, params[k], sizeof params[k]) ==
-                       PAGANI_OK &&
-                   pagani_integrate(ctx, f, lower, upper, &o, &one) == PAGANI_OK &&
-                   one.value == batch[k].value && one.error == batch[k].error;
+                   same_as_single(ctx, f, params[k], sizeof params[k], lower,
+                                  upper, &o, &batch[k]);
         tap_ok(same && batch[k].status == PAGANI_CONVERGED &&
                    rel_error(batch[k].value, truth) <= 1e-6,
                "batch of centres over R^2, integral %d: the single call's "
@@ -400,6 +443,7 @@ int main(void)
         return 0;
     }
     check_map();
+    check_exponential_map();
     check_input(ctx);
     check_half_lines(ctx);
     check_power_tail(ctx);

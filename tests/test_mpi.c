@@ -25,7 +25,8 @@
  *                        others (WHAT: box, source, n, params, count:
  *                        another box, integrand source, dimension,
  *                        parameter block or batch count; part: another
- *                        QMC part; breaks: another break point): every
+ *                        QMC part; breaks: another break point; domain:
+ *                        another centre of the map of unbounded axes): every
  *                        rank returns PAGANI_ERR_OPTION
  *                        with one message naming what differs
  *   test_mpi stop R      rank R alone asks for a stop before each method's
@@ -362,6 +363,7 @@ static int differ(pagani_context *ctx, const char *what, int odd)
 {
     double lower[4] = {0, 0, 0, 0}, upper[4] = {1, 1, 1, 1};
     double params[3] = {0.1, 0.2, 0.3}, breaks[1] = {0.5};
+    double centers[3] = {0.0, 0.0, 0.0};
     int break_counts[3] = {1, 0, 0};
     pagani_options opt = pagani_options_default(PAGANI_QMC);
     pagani_integrand *f = NULL;
@@ -392,6 +394,11 @@ static int differ(pagani_context *ctx, const char *what, int odd)
         breaks[0] = me ? 0.25 : 0.5;
         opt.breaks = breaks;
         opt.break_counts = break_counts;
+        names = "the options";
+    } else if (!strcmp(what, "domain")) {
+        opt.method = PAGANI_CUBATURE;
+        centers[1] = me ? 1.0 : 0.0;
+        opt.domain_centers = centers;
         names = "the options";
     }
     if (!strcmp(what, "source"))

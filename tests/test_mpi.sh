@@ -112,7 +112,7 @@ done
 # WHAT differs on the last rank alone: every rank fails with
 # PAGANI_ERR_OPTION and one message naming it, and nothing hangs (a
 # batch count that differed hung cubature on 3 ranks).
-for what in box source n params count part breaks; do
+for what in box source n params count part breaks domain; do
     for np in $others; do
         tap_show="$tmp/out.$np $tmp/err.$np"
         run "$np" differ "$what" $((np - 1))

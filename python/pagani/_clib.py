@@ -84,6 +84,9 @@ class Options(Structure):
         ("domain_scale", c_double),
         ("breaks", POINTER(c_double)),
         ("break_counts", POINTER(ctypes.c_int)),
+        ("domain_map", c_int),
+        ("domain_centers", POINTER(c_double)),
+        ("domain_scales", POINTER(c_double)),
     ]
 
 

@@ -129,8 +129,12 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
     lower, upper : sequence of float
         The box; their common length is the dimension n. A bound may be
         -inf or inf: the library maps an unbounded axis onto a finite
-        interval (option ``domain_scale``, the map's length, default 1;
-        README "Domains and singularities").
+        interval (options ``domain_map``, "rational" by default or
+        "exponential"; ``domain_scale``, the map's length, default 1, or
+        ``domain_scales``, one per axis; ``domain_centers``, one per axis,
+        where an axis over the whole line is centred, default 0: put it at
+        f's peak and the scale at 2 to 3 widths of its decay; README
+        "Domains and singularities").
     method : {"auto", "cubature", "vegas", "qmc"}
         "cubature" (deterministic adaptive cubature, n <= 20), "vegas"
         (m-Cubes Monte Carlo), "qmc" (randomly shifted lattice sequences).
@@ -175,9 +179,11 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         The other pagani_options fields: max_iterations, initial_splits,
         vegas_calls, vegas_adjust_iterations, vegas_bins, vegas_alpha,
         vegas_beta, chi2_max, qmc_shifts, qmc_initial_points,
-        qmc_transform, mc_sigmas, domain_scale; ``breaks``, one sequence
-        of coordinates per axis where f has a kink or jump (cubature: the
-        first split's faces fall on them); and the flags as booleans:
+        qmc_transform, mc_sigmas, domain_scale; ``domain_map``,
+        ``domain_scales`` and ``domain_centers`` (above); ``breaks``, one
+        sequence of coordinates per axis where f has a kink or jump
+        (cubature: the first split's faces fall on them; Vegas and QMC
+        ignore them); and the flags as booleans:
         no_relerr_filter (for sign-changing f), vegas_plus, vegas_1d,
         no_probes. An unknown keyword raises TypeError.
 

@@ -45,6 +45,22 @@ def _set_breaks(opt: _clib.Options, n: int, breaks: Sequence[Sequence[float]]) -
     opt.break_counts = (ctypes.c_int * n)(*(len(axis) for axis in axes))
 
 
+def _per_axis(n: int, name: str, values: Sequence[float]) -> Any:
+    """One float per axis as a ctypes array (kept alive with the options)."""
+    floats = [float(v) for v in values]
+    if len(floats) != n:
+        raise ValueError("%s needs one value per axis (%d), got %d"
+                         % (name, n, len(floats)))
+    return (ctypes.c_double * n)(*floats)
+
+
+# The maps of unbounded axes (pagani_map), by name.
+MAPS = {"rational": 0, "exponential": 1}
+
+# The keywords that are not plain fields.
+SPECIAL = ["breaks", "domain_centers", "domain_map", "domain_scales"]
+
+
 def make_options(method: str, epsrel: float, epsabs: float,
                  max_evaluations: Optional[int], seed: Optional[int],
                  rule: Optional[int], norm: Optional[str], n: int,
@@ -68,6 +84,10 @@ def make_options(method: str, epsrel: float, epsabs: float,
             setattr(opt, name, FIELDS[name](value))
         elif name == "breaks":
             _set_breaks(opt, n, value)
+        elif name in ("domain_centers", "domain_scales"):
+            setattr(opt, name, _per_axis(n, name, value))
+        elif name == "domain_map":
+            opt.domain_map = _choice("domain_map", value, MAPS)
         elif name in _clib.FLAGS:
             if value:
                 opt.flags |= _clib.FLAGS[name]
@@ -75,5 +95,5 @@ def make_options(method: str, epsrel: float, epsabs: float,
                 opt.flags &= ~_clib.FLAGS[name]
         else:
             raise TypeError("unknown option %r (options: %s)" % (
-                name, ", ".join(sorted(FIELDS) + ["breaks"] + sorted(_clib.FLAGS))))
+                name, ", ".join(sorted(FIELDS) + SPECIAL + sorted(_clib.FLAGS))))
     return opt

@@ -99,6 +99,32 @@ def test_unbounded_gaussian_over_the_plane():
     assert abs(r.value - np.pi) <= 1e-6 * np.pi
 
 
+def test_unbounded_wide_gaussian_far_from_zero():
+    # width 1e3 centred at 1e4 on the line, e^(-x/2) on [0, inf) with the
+    # exponential map at its rate: 1000 sqrt(2 pi) * 2
+    f = "exp(-0.5 * pow((x[0] - 1e4) / 1e3, 2) - 0.5 * x[1])"
+    truth = 1e3 * np.sqrt(2 * np.pi) * 2.0
+    r = pagani.integrate(f, [-np.inf, 0], [np.inf, np.inf],
+                         method="cubature", epsrel=1e-8, backend="cpu",
+                         domain_centers=[1e4, 0], domain_scales=[2e3, 2])
+    assert r.converged
+    assert abs(r.value - truth) <= 1e-8 * truth
+    exp_map = pagani.integrate("exp(-0.5 * x[0])", [0], [np.inf],
+                               method="cubature", epsrel=1e-10,
+                               backend="cpu", domain_map="exponential",
+                               domain_scale=2.0)
+    assert exp_map.converged and abs(exp_map.value - 2.0) <= 2e-10
+    with pytest.raises(ValueError):
+        pagani.integrate(f, [-np.inf, 0], [np.inf, np.inf],
+                         domain_centers=[1e4])
+    with pytest.raises(ValueError):
+        pagani.integrate(f, [-np.inf, 0], [np.inf, np.inf],
+                         domain_map="gaussian")
+    with pytest.raises(pagani.OptionError):
+        pagani.integrate(f, [-np.inf, 0], [np.inf, np.inf],
+                         domain_scales=[1.0, -1.0], backend="cpu")
+
+
 def test_breaks_put_faces_on_a_kink():
     f = "fabs(x[0] - 0.3) * (x[1] < 0.7 ? 1.0 : 2.0)"
     truth = (0.3 ** 2 / 2 + 0.7 ** 2 / 2) * (0.7 + 2 * 0.3)

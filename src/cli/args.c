@@ -25,7 +25,8 @@ enum {
     OPT_METHOD, OPT_BACKEND, OPT_RULE, OPT_MAX_EVALS, OPT_MAX_ITERATIONS,
     OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED,
     OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
-    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE
+    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE,
+    OPT_DOMAIN_MAP, OPT_DOMAIN_CENTER, OPT_BREAKS
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -54,6 +55,9 @@ static const struct option long_options[] = {
     {"calls",           required_argument, NULL, OPT_CALLS},
     {"sigmas",          required_argument, NULL, OPT_SIGMAS},
     {"domain-scale",    required_argument, NULL, OPT_DOMAIN_SCALE},
+    {"domain-map",      required_argument, NULL, OPT_DOMAIN_MAP},
+    {"domain-center",   required_argument, NULL, OPT_DOMAIN_CENTER},
+    {"breaks",          required_argument, NULL, OPT_BREAKS},
     {"progress",        no_argument,       NULL, OPT_PROGRESS},
     {"json",            no_argument,       NULL, OPT_JSON},
     {"file",            required_argument, NULL, 'f'},
@@ -84,7 +88,8 @@ static int bad(const char *option, const char *fmt, ...)
 }
 
 /* How a number is read: a decimal (tolerances, --calls, --sigmas), a
- * real, which may also use constants (parameters, --domain-scale), or a
+ * real, which may also use constants (parameters, --domain-scale and the
+ * other per-axis lists), or a
  * bound, a real or an infinity; numbers.h. */
 typedef int (*scan_fn)(const char *s, const char **end, double *value);
 
@@ -253,6 +258,73 @@ fail:
     return CLI_EXIT_USAGE;
 }
 
+/* --breaks "B0;B1;...": per axis (";" between axes) a comma-separated
+ * list of reals, which may be empty ("0.3;;0.5,0.7"): the points one
+ * after another into *breaks, their counts per axis into *counts. */
+static int parse_breaks(const char *option, const char *s, double **breaks,
+                        int **counts, int *axes)
+{
+    double *all = NULL;
+    int *per_axis = malloc(PAGANI_MAX_DIM * sizeof *per_axis), n = 0, used = 0;
+    const char *group = s;
+
+    if (!per_axis) return bad(option, "out of memory");
+    for (;;) {
+        const char *end = strchr(group, ';');
+        size_t length = end ? (size_t)(end - group) : strlen(group);
+        char *text;
+        double *values = NULL, *grown;
+        int count = 0;
+
+        if (n == PAGANI_MAX_DIM) {
+            bad(option, "more than %d axes", PAGANI_MAX_DIM);
+            goto fail;
+        }
+        if (strspn(group, " \t") < length) {
+            if (!(text = malloc(length + 1))) {
+                bad(option, "out of memory");
+                goto fail;
+            }
+            memcpy(text, group, length);
+            text[length] = '\0';
+            if (parse_list(option, text, &values, &count)) {
+                free(text);
+                goto fail;
+            }
+            free(text);
+        }
+        if (count > PAGANI_MAX_BREAKS) {
+            free(values);
+            bad(option, "axis %d: more than %d break points", n,
+                PAGANI_MAX_BREAKS);
+            goto fail;
+        }
+        grown = realloc(all, (size_t)(used + count + 1) * sizeof *all);
+        if (!grown) {
+            free(values);
+            bad(option, "out of memory");
+            goto fail;
+        }
+        all = grown;
+        if (count) memcpy(all + used, values, (size_t)count * sizeof *all);
+        free(values);
+        used += count;
+        per_axis[n++] = count;
+        if (!end) break;
+        group = end + 1;
+    }
+    free(*breaks);
+    free(*counts);
+    *breaks = all;
+    *counts = per_axis;
+    *axes = n;
+    return 0;
+fail:
+    free(all);
+    free(per_axis);
+    return CLI_EXIT_USAGE;
+}
+
 /* --bounds "a1:b1,a2:b2,...": one lower:upper pair of reals per axis. */
 static int parse_bounds(const char *option, const char *s, double **lower,
                         double **upper, int *count)
@@ -352,6 +424,17 @@ static int parse_transform(const char *option, const char *s, int *transform)
     if (i < 0)
         return bad(option, "unknown transform '%s' (none, tent, korobov)", s);
     *transform = i;
+    return 0;
+}
+
+/* --domain-map: the map of unbounded axes (a pagani_map). */
+static int parse_domain_map(const char *option, const char *s, int *map)
+{
+    static const char *const names[] = {"rational", "exponential", NULL};
+    int i = lookup(s, names);
+    if (i < 0)
+        return bad(option, "unknown map '%s' (rational, exponential)", s);
+    *map = i;
     return 0;
 }
 
@@ -463,11 +546,19 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
             return bad(option, "%s is not in (0, %g]", arg, PAGANI_MC_SIGMAS_MAX);
         return 0;
     case OPT_DOMAIN_SCALE:
-        if (parse_number(option, arg, cli_scan_real, &a->domain_scale))
+        if (parse_list(option, arg, &a->domain_scales, &a->nscales))
             return CLI_EXIT_USAGE;
-        if (!(a->domain_scale > 0.0))
-            return bad(option, "%s is not a length > 0", arg);
+        for (int i = 0; i < a->nscales; i++)
+            if (!(a->domain_scales[i] > 0.0))
+                return bad(option, "%g is not a length > 0",
+                           a->domain_scales[i]);
         return 0;
+    case OPT_DOMAIN_MAP: return parse_domain_map(option, arg, &a->domain_map);
+    case OPT_DOMAIN_CENTER:
+        return parse_list(option, arg, &a->domain_centers, &a->ncenters);
+    case OPT_BREAKS:
+        return parse_breaks(option, arg, &a->breaks, &a->break_counts,
+                            &a->break_axes);
     case OPT_TRANSFORM: return parse_transform(option, arg, &a->transform);
     case OPT_PARAMS_FILE: a->params_file = arg; return 0;
     case OPT_PROGRESS: a->progress = 1; return 0;
@@ -514,6 +605,32 @@ static int check_combinations(const cli_args *a)
     return 0;
 }
 
+/* Once n is known: the per-axis lists name one value for every axis or
+ * one per axis (--domain-center's one value is copied to every axis),
+ * --breaks one group per axis. */
+static int settle_per_axis(cli_args *a)
+{
+    if (a->nscales > 1 && a->nscales != a->dim)
+        return bad("--domain-scale", "gives %d scales for %d axes (give one "
+                   "for every axis, or one per axis)", a->nscales, a->dim);
+    if (a->ncenters > 1 && a->ncenters != a->dim)
+        return bad("--domain-center", "gives %d centres for %d axes (give "
+                   "one for every axis, or one per axis)", a->ncenters,
+                   a->dim);
+    if (a->ncenters == 1 && a->dim > 1) {
+        double *all = realloc(a->domain_centers,
+                              (size_t)a->dim * sizeof *all);
+        if (!all) return bad("--domain-center", "out of memory");
+        for (int i = 1; i < a->dim; i++) all[i] = all[0];
+        a->domain_centers = all;
+        a->ncenters = a->dim;
+    }
+    if (a->break_axes && a->break_axes != a->dim)
+        return bad("--breaks", "gives %d axes (groups separated by ';') for "
+                   "%d axes", a->break_axes, a->dim);
+    return 0;
+}
+
 /* After all options: settles n and the bounds of every axis. */
 static int settle_box(cli_args *a, long long dim, int lower_set,
                       int upper_set, int nbounds)
@@ -535,6 +652,7 @@ static int settle_box(cli_args *a, long long dim, int lower_set,
         }
     }
     a->dim = (int)dim;
+    if (settle_per_axis(a)) return CLI_EXIT_USAGE;
     for (int i = 0; i < a->dim; i++) {
         if (a->lower[i] >= a->upper[i]) {
             const char *option = nbounds ? "--bounds" : "--lower/--upper";
@@ -555,6 +673,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
     a->max_evals = a->max_iterations = a->threads = a->memory = -1;
     a->transform = -1;
     a->norm = -1;
+    a->domain_map = -1;
     a->lower = malloc(PAGANI_MAX_DIM * sizeof *a->lower);
     a->upper = malloc(PAGANI_MAX_DIM * sizeof *a->upper);
     if (!a->lower || !a->upper) return bad("pagani", "out of memory");
@@ -603,6 +722,12 @@ void cli_args_free(cli_args *a)
     free(a->upper);
     free(a->params);
     free(a->components);
+    free(a->domain_scales);
+    free(a->domain_centers);
+    free(a->breaks);
+    free(a->break_counts);
+    a->domain_scales = a->domain_centers = a->breaks = NULL;
+    a->break_counts = NULL;
     a->lower = a->upper = a->params = NULL;
     a->components = NULL;
 }

@@ -66,7 +66,17 @@ typedef struct cli_args {
     long long memory;         /* negative: unset; bytes */
     double calls;             /* 0: unset */
     double sigmas;            /* --sigmas: mc_sigmas; 0: unset */
-    double domain_scale;      /* --domain-scale; 0: unset */
+    double *domain_scales;    /* --domain-scale: one for every axis or
+                                 one per axis (malloc'd), or NULL */
+    int nscales;              /* 0: unset, 1 or dim */
+    int domain_map;           /* --domain-map: a pagani_map; negative: unset */
+    double *domain_centers;   /* --domain-center: dim centres (malloc'd;
+                                 one given is copied), or NULL */
+    int ncenters;             /* 0: unset, else dim */
+    double *breaks;           /* --breaks: the points, axis after axis
+                                 (malloc'd), or NULL */
+    int *break_counts;        /* their counts per axis (malloc'd), or NULL */
+    int break_axes;           /* 0: unset, else dim */
     int seed_set;
     unsigned long long seed;
     int no_relerr_filter;

@@ -147,7 +147,12 @@ static pagani_options make_options(const cli_args *a, progress_state *state)
     if (a->rule) o.rule_degree = a->rule;
     if (a->calls > 0.0) o.vegas_calls = a->calls;
     if (a->sigmas > 0.0) o.mc_sigmas = a->sigmas;
-    if (a->domain_scale > 0.0) o.domain_scale = a->domain_scale;
+    if (a->nscales == 1) o.domain_scale = a->domain_scales[0];
+    if (a->nscales > 1) o.domain_scales = a->domain_scales;
+    if (a->domain_map >= 0) o.domain_map = (pagani_map)a->domain_map;
+    o.domain_centers = a->domain_centers;
+    o.breaks = a->breaks;
+    o.break_counts = a->break_counts;
     if (a->seed_set) o.seed = a->seed;
     if (a->no_relerr_filter) o.flags |= PAGANI_FLAG_NO_RELERR_FILTER;
     if (a->no_probes) o.flags |= PAGANI_FLAG_NO_PROBES;

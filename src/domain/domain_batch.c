@@ -52,34 +52,36 @@ static void domain_vector_function(const double *t, int n, const void *params,
     for (int c = 0; c < ncomp; c++) f[c] *= jacobian;
 }
 
-/* An axis [lower, upper] in t, and its three entries of the header at h
- * (kind, finite end, scale s). */
-static void map_axis(double lower, double upper, double s, double *t_lower,
-                     double *t_upper, double *h)
+/* An axis [lower, upper] in t under map, and its three entries of the
+ * header at h (kind, finite end or centre, scale s). */
+static void map_axis(double lower, double upper, pagani_map map, double s,
+                     double centre, double *t_lower, double *t_upper,
+                     double *h)
 {
+    const int exponential = map == PAGANI_MAP_EXPONENTIAL;
+
     h[0] = PAGANI_DOMAIN_FINITE;
     h[1] = 0.0;
     h[2] = 0.0;
+    *t_lower = lower;
+    *t_upper = upper;
+    if (!pagani_domain_unbounded(lower, upper)) return;
+    h[2] = s;
+    *t_lower = 0.0;
+    *t_upper = 1.0;
     if (isinf(lower) && isinf(upper)) {
-        h[0] = PAGANI_DOMAIN_BOTH_INFINITE;
+        h[0] = exponential ? PAGANI_DOMAIN_BOTH_EXPONENTIAL
+                           : PAGANI_DOMAIN_BOTH_INFINITE;
+        h[1] = centre;
         *t_lower = -1.0;
-        *t_upper = 1.0;
     } else if (isinf(upper)) {
-        h[0] = PAGANI_DOMAIN_UPPER_INFINITE;
+        h[0] = exponential ? PAGANI_DOMAIN_UPPER_EXPONENTIAL
+                           : PAGANI_DOMAIN_UPPER_INFINITE;
         h[1] = lower;
-    } else if (isinf(lower)) {
-        h[0] = PAGANI_DOMAIN_LOWER_INFINITE;
-        h[1] = upper;
-    }
-    if (h[0] == PAGANI_DOMAIN_FINITE) {
-        *t_lower = lower;
-        *t_upper = upper;
     } else {
-        h[2] = s;
-        if (h[0] != PAGANI_DOMAIN_BOTH_INFINITE) {
-            *t_lower = 0.0;
-            *t_upper = 1.0;
-        }
+        h[0] = exponential ? PAGANI_DOMAIN_LOWER_EXPONENTIAL
+                           : PAGANI_DOMAIN_LOWER_INFINITE;
+        h[1] = upper;
     }
 }
 
@@ -101,8 +103,8 @@ static int fill_header(pagani_context *ctx, const pagani_integrand *f,
 {
     const double *lower = pagani_batch_lower(b, k);
     const double *upper = pagani_batch_upper(b, k);
-    const double scale = plan->opt->domain_scale > 0.0
-                             ? plan->opt->domain_scale : 1.0;
+    const pagani_options *opt = plan->opt;
+    const double scale = opt->domain_scale > 0.0 ? opt->domain_scale : 1.0;
     size_t table = PAGANI_DOMAIN_HEADER(f->n);
     int mapped = 0;
 
@@ -112,14 +114,18 @@ static int fill_header(pagani_context *ctx, const pagani_integrand *f,
     for (int i = 0; i < f->n; i++) {
         double *axis = h + 4 + 3 * i;
         int segments = 0;
-        map_axis(lower[i], upper[i], scale, &t_lower[i], &t_upper[i], axis);
-        if (plan->breaks && plan->opt->break_counts[i] > 0 &&
+        map_axis(lower[i], upper[i], opt->domain_map,
+                 opt->domain_scales && opt->domain_scales[i] > 0.0
+                     ? opt->domain_scales[i] : scale,
+                 opt->domain_centers ? opt->domain_centers[i] : 0.0,
+                 &t_lower[i], &t_upper[i], axis);
+        if (plan->breaks && opt->break_counts[i] > 0 &&
             pagani_domain_unbounded(lower[i], upper[i]))
             return pagani_fail(ctx, PAGANI_ERR_OPTION, "axis %d: break "
                                "points on an unbounded axis are not "
                                "supported", i);
         if (plan->breaks)
-            segments = pagani_breaks_axis(plan->opt, i, lower[i], upper[i],
+            segments = pagani_breaks_axis(opt, i, lower[i], upper[i],
                                           plan->parts, h + table);
         if (segments < 0)
             return pagani_fail(ctx, PAGANI_ERR_OPTION, "axis %d: its break "

@@ -32,8 +32,12 @@ PAGANI_DOMAIN_FN double pagani_domain_map(const double *h, int n,
             jacobian *= (xs[j + 1] - xs[j]) / (knots[j + 1] - knots[j]);
         } else if (kind == 3.0) {
             const double d = 1.0 - u * u;
-            x[i] = scale * u / d;
+            x[i] = end + scale * u / d;
             jacobian *= scale * (1.0 + u * u) / (d * d);
+        } else if (kind >= 5.0) {
+            const double y = -scale * log(fabs(u));
+            x[i] = kind == 5.0 || (kind == 7.0 && u > 0.0) ? end + y : end - y;
+            jacobian *= scale / fabs(u);
         } else {
             const double d = 1.0 - u, y = scale * u / d;
             x[i] = kind == 1.0 ? end + y : end - y;

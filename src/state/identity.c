@@ -85,7 +85,7 @@ unsigned long long pagani_identity_options(const pagani_options *o, int n)
                               o->initial_splits, o->vegas_adjust_iterations,
                               o->vegas_bins, o->qmc_shifts,
                               o->qmc_initial_points, o->qmc_transform,
-                              o->norm};
+                              o->norm, o->domain_map};
 
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
         pagani_hash_double(&h, reals[i]);
@@ -97,6 +97,13 @@ unsigned long long pagani_identity_options(const pagani_options *o, int n)
         for (int j = 0; j < count && count <= PAGANI_MAX_BREAKS; j++)
             pagani_hash_double(&h, o->breaks[at + j]);
         at += count > 0 && count <= PAGANI_MAX_BREAKS ? count : 0;
+    }
+    /* per axis: whether each array is given, then its entries */
+    pagani_hash_word(&h, (unsigned long long)(!!o->domain_centers +
+                                              2 * !!o->domain_scales));
+    for (int i = 0; i < n; i++) {
+        if (o->domain_centers) pagani_hash_double(&h, o->domain_centers[i]);
+        if (o->domain_scales) pagani_hash_double(&h, o->domain_scales[i]);
     }
     return h.state;
 }
