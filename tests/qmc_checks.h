@@ -18,7 +18,7 @@
 #include "qmc/qmc.h"
 
 #define QMC_HONEST 4.0
-#define QMC_CHECKS 18   /* how many tap_ok calls qmc_run_checks makes */
+#define QMC_CHECKS 20   /* how many tap_ok calls qmc_run_checks makes */
 
 static pagani_integrand *qmc_make(pagani_context *ctx, int n,
                                   const pagani_integrand_def *def)
@@ -324,7 +324,7 @@ static void qmc_faults(pagani_context *ctx)
     opt.qmc_shifts = 1;
     rc = pagani_integrate(ctx, z, lower, upper, &opt, &r);
     opt.qmc_shifts = 16;
-    opt.qmc_transform = 3;
+    opt.qmc_transform = 4;
     tap_ok(rc == PAGANI_ERR_OPTION &&
            pagani_integrate(ctx, z, lower, upper, &opt, &r) == PAGANI_ERR_OPTION,
            "one shift, or an unknown transform: PAGANI_ERR_OPTION");
@@ -350,6 +350,51 @@ static void qmc_faults(pagani_context *ctx)
     pagani_integrand_destroy(z);
 }
 
+/* e^x / sqrt(x), singular at the face x = 0; its integral over [0, 1]
+ * is sum_k 1 / (k! (k + 1/2)). */
+PAGANI_INTEGRAND(qmc_exp_inv_sqrt, { return exp(x[0]) / sqrt(x[0]); })
+
+static double qmc_exp_inv_sqrt_exact(void)
+{
+    double sum = 0.0, factorial = 1.0;
+    for (int k = 0; k < 30; k++) {
+        if (k > 0) factorial *= k;
+        sum += 1.0 / (factorial * (k + 0.5));
+    }
+    return sum;
+}
+
+/* Korobov's transform of degree 3 (qmc_transform 3): e^x / sqrt(x) to
+ * 1e-6, converged and honest; Baker's tent with as many evaluations does
+ * not converge (Korobov of degree 2 is reported beside). */
+static void qmc_korobov3(pagani_context *ctx)
+{
+    const double exact = qmc_exp_inv_sqrt_exact(), lower = 0.0, upper = 1.0;
+    pagani_integrand *f = qmc_make(ctx, 1, &qmc_exp_inv_sqrt);
+    pagani_result r[4];
+    long long evaluations = 0;
+    int ok = f != NULL;
+
+    for (int t = 3; t >= 1 && ok; t--) {
+        pagani_options opt = pagani_options_default(PAGANI_QMC);
+        opt.epsrel = 1e-6;
+        opt.seed = 2024;
+        opt.qmc_transform = t;
+        opt.max_evaluations = evaluations; /* 0 for the first: the default */
+        ok = pagani_integrate(ctx, f, &lower, &upper, &opt, &r[t]) == PAGANI_OK;
+        if (t == 3) evaluations = r[3].evaluations;
+        tap_diag("e^x/sqrt(x), transform %d: %.15g +- %.3g (true %.15g) %s, "
+                 "%lld evaluations", t, r[t].value, r[t].error, exact,
+                 pagani_status_name(r[t].status), r[t].evaluations);
+    }
+    tap_ok(ok && r[3].status == PAGANI_CONVERGED &&
+           fabs(r[3].value - exact) <= QMC_HONEST * r[3].error &&
+           r[1].status != PAGANI_CONVERGED,
+           "e^x/sqrt(x) to 1e-6: Korobov degree 3 converges, honestly, with "
+           "%lld evaluations; the tent does not with as many", evaluations);
+    pagani_integrand_destroy(f);
+}
+
 /* All the checks on one context: QMC_CHECKS tap_ok calls. */
 static void qmc_run_checks(pagani_context *ctx)
 {
@@ -370,6 +415,8 @@ static void qmc_run_checks(pagani_context *ctx)
     qmc_splits(ctx);                                               /* 13 */
     qmc_seeds(ctx);                                                /* 14 */
     qmc_faults(ctx);                                               /* 18 */
+    qmc_accuracy(ctx, "prod(x^3 + 3/4)", &qmc_cubic, 4, 0, 1, 1.0, 1e-4, 0.0, 3);
+    qmc_korobov3(ctx);                                             /* 20 */
 }
 
 #endif /* PAGANI_QMC_CHECKS_H */
