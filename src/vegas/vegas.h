@@ -65,6 +65,7 @@ typedef struct vegas_member {
     int fault_iteration;    /* -1, or where f was NaN or infinite */
     vegas_sums fault;       /* there: fault_cube, _sample, _value */
     int overflow_iteration; /* -1, or where the sums overflowed */
+    int tail_combined;      /* tail-dominated iterations in its result */
 } vegas_member;
 
 /* A run of PAGANI_VEGAS: its plan, its K members and their host arrays,

@@ -315,6 +315,7 @@ static void finish(vegas_run *r, int k, int iterations, pagani_status status,
         r->batch->errors[(size_t)k * r->ncomp + j] =
             iterations > 0 ? all[j].error : INFINITY;
     }
+    m->tail_combined = c.tail;
     result->status = status;
     result->evaluations = m->evaluations;
     result->regions = p->job.cubes;
@@ -516,8 +517,9 @@ static int progress(const vegas_run *r, int it, const pagani_options *opt)
 }
 
 /* The end of a run: NaN or infinity in some integral is
- * PAGANI_ERR_NONFINITE naming the first such integral; else an overflow
- * is said in the message (PAGANI_OK). */
+ * PAGANI_ERR_NONFINITE naming the first such integral; else an overflow,
+ * or else a result combined from tail-dominated iterations, is said in
+ * the message (PAGANI_OK). */
 static int report(pagani_context *ctx, const vegas_run *r)
 {
     const char *which = r->count > 1 ? "integral " : "";
@@ -538,6 +540,21 @@ static int report(pagani_context *ctx, const vegas_run *r)
                            "integrand's values were finite: scale the "
                            "integrand down",
                            name, it + 1, m->estimate[it]);
+    }
+    for (int k = 0; k < r->count; k++) {
+        const vegas_member *m = &r->members[k];
+        char name[32] = "";
+
+        if (m->tail_combined == 0) continue;
+        if (*which) snprintf(name, sizeof name, "%s%d: ", which, k);
+        return pagani_fail(ctx, PAGANI_OK,
+                           "%sin %d of the iterations combined, one sample "
+                           "carried more than %g%% of the variance (a heavy "
+                           "tail, as of an integrable singularity): they were "
+                           "averaged with the error from their spread, which "
+                           "converges over %d iterations at the least",
+                           name, m->tail_combined, 100.0 * VEGAS_TAIL_SHARE,
+                           VEGAS_TAIL_ITERATIONS);
     }
     return PAGANI_OK;
 }
