@@ -317,7 +317,10 @@ typedef struct pagani_options {
     long long qmc_initial_points;/* points per shift at the start, default 2^14 */
     int qmc_transform;           /* periodizing transform: 0 none, 1 Baker's
                                     tent (default: best on smooth f), 2 Korobov
-                                    degree 2 (best with endpoint singularities) */
+                                    degree 2 (for endpoint singularities), 3
+                                    Korobov degree 3 (stronger endpoint
+                                    singularities: x^-1/2 becomes t, x^-0.9
+                                    square integrable) */
 
     pagani_progress_fn progress; /* may be NULL */
     void *progress_data;

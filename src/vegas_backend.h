@@ -140,6 +140,11 @@ typedef struct vegas_sums {
     long long evaluations;       /* integrand calls made */
     long long nonzero;           /* samples with f(x) != 0 */
     double vmax;                 /* largest v^2 */
+    double term_max;             /* the largest term one sample adds to
+                                    variance, (v - mean)^2 / (n (n - 1)
+                                    pieces^2) with the mean and the n
+                                    samples of its piece (the driver's
+                                    heavy-tail check) */
     int overflow;                /* some v^2 * bin_scale >= VEGAS_Q_LIMIT */
     double beta_sum;             /* Vegas+ with stratify: sum_c sigma_c^beta */
     long long fault_cube;        /* first (cube, sample) where f was NaN or */

@@ -1,7 +1,8 @@
 # tests: the PAGANI suite on the CPU, bad input and numeric faults. suite.h
 # holds the paper's integrands and their true values for every test and
 # benchmark.
-EXTRA_DIST += tests/suite.h tests/tap.h tests/progress_stop.h tests/far_field.h tests/cancellation.h
+EXTRA_DIST += tests/suite.h tests/tap.h tests/progress_stop.h tests/far_field.h tests/cancellation.h \
+	tests/power_family.h
 check_PROGRAMS += tests/test_cubature tests/test_errors tests/test_faults \
 	tests/test_stop tests/test_confidence
 tests_test_cubature_SOURCES = tests/test_cubature.c

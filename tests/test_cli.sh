@@ -308,13 +308,13 @@ run --method qmc --transform korobov --epsrel 1e-4 'pow(x[0], -0.5)'
 [ $rc -eq 0 ] && close "$(value)" 2 1e-3
 ok $? "--transform korobov: 1/sqrt(x) over [0,1] is 2"
 estimates=
-for transform in none tent korobov; do
+for transform in none tent korobov korobov3; do
     run --method qmc --transform $transform 'x[0]*x[0]'
     [ $rc -eq 0 ] && close "$(value)" "$(awk 'BEGIN { printf "%.17g", 1/3 }')" \
         1e-3 && estimates="$estimates $(value)"
 done
-[ "$(echo $estimates | tr ' ' '\n' | sort -u | wc -l)" -eq 3 ]
-ok $? "--transform none, tent, korobov: x^2 to 1/3, three different sums"
+[ "$(echo $estimates | tr ' ' '\n' | sort -u | wc -l)" -eq 4 ]
+ok $? "--transform none, tent, korobov, korobov3: x^2 to 1/3, four different sums"
 
 # --params-file: one integral per line, in one batch; the integral of
 # exp(-a x) over [0,1] is (1 - exp(-a)) / a.

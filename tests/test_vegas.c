@@ -101,6 +101,7 @@ int main(void)
     check_threads();
     vegas_check_no_signal(ctx);
     vegas_check_disc(ctx);
+    vegas_check_heavy_tails(ctx);
     vegas_check_high_dimension(ctx);
     vegas_check_nonfinite(ctx);
     vegas_check_options(ctx);

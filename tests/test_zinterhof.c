@@ -127,7 +127,7 @@ static void test_transforms(void)
     double w, x, err = 0.0, werr = 0.0;
     int n = 1 << 16;
     /* midpoint rule of phi' over (0,1) ~ 1, and phi(1/2) = 1/2 */
-    for (int t = 0; t <= 2; t++) {
+    for (int t = 0; t <= 3; t++) {
         double sum = 0.0;
         for (int j = 0; j < n; j++) {
             w = 1.0;
@@ -142,6 +142,9 @@ static void test_transforms(void)
     w = 1.0;
     x = pagani_qmc_periodize(0.25, PAGANI_QMC_TRANSFORM_TENT, &w);
     err += fabs(x - 0.5) + fabs(w - 1.0);
+    w = 1.0;
+    x = pagani_qmc_periodize(0.5, PAGANI_QMC_TRANSFORM_KOROBOV3, &w);
+    err += fabs(x - 0.5) + fabs(w - 140.0 / 64.0);
     tap_ok(werr < 1e-8 && err == 0.0, "transforms: Jacobians integrate to 1 "
            "(worst %.1e), phi(1/2) and phi' exact", werr);
 }

@@ -478,6 +478,7 @@ static void to_sums(const pagani_vegas_partial *p, long long key_stride,
     sums->evaluations = p->evaluations;
     sums->nonzero = p->nonzero;
     sums->vmax = p->vmax;
+    sums->term_max = p->term_max;
     sums->overflow = p->overflow != 0;
     sums->beta_sum = p->beta_sum;
     sums->fault_cube = sums->fault_sample = -1;

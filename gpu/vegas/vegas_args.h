@@ -66,7 +66,7 @@ typedef struct pagani_vegas_member {
 
 /* What a block (and, merged, the grid) returns. */
 typedef struct pagani_vegas_partial {
-    double value, variance, vmax, beta_sum, fault_value;
+    double value, variance, vmax, term_max, beta_sum, fault_value;
     long long evaluations, nonzero;
     unsigned long long fault_key;  /* ~0: none */
     long long overflow;

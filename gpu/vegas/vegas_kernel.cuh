@@ -33,7 +33,7 @@
 __device__ __forceinline__ pagani_vegas_partial pagani_vegas_empty(void)
 {
     pagani_vegas_partial p;
-    p.value = p.variance = p.vmax = p.beta_sum = p.fault_value = 0.0;
+    p.value = p.variance = p.vmax = p.term_max = p.beta_sum = p.fault_value = 0.0;
     p.evaluations = p.nonzero = p.overflow = 0;
     p.fault_key = ~0ULL;
     p.fault_component = p.pad = 0;
@@ -51,6 +51,7 @@ __device__ __forceinline__ void pagani_vegas_merge(pagani_vegas_partial *a,
     a->nonzero += b.nonzero;
     a->overflow |= b.overflow;
     if (b.vmax > a->vmax) a->vmax = b.vmax;
+    if (b.term_max > a->term_max) a->term_max = b.term_max;
     if (b.fault_key < a->fault_key) {
         a->fault_key = b.fault_key;
         a->fault_value = b.fault_value;
@@ -70,6 +71,7 @@ __device__ pagani_vegas_partial pagani_vegas_block_merge(pagani_vegas_partial p,
         q.value = __shfl_down_sync(PAGANI_VEGAS_FULL, p.value, off);
         q.variance = __shfl_down_sync(PAGANI_VEGAS_FULL, p.variance, off);
         q.vmax = __shfl_down_sync(PAGANI_VEGAS_FULL, p.vmax, off);
+        q.term_max = __shfl_down_sync(PAGANI_VEGAS_FULL, p.term_max, off);
         q.beta_sum = __shfl_down_sync(PAGANI_VEGAS_FULL, p.beta_sum, off);
         q.fault_value = __shfl_down_sync(PAGANI_VEGAS_FULL, p.fault_value, off);
         q.evaluations = __shfl_down_sync(PAGANI_VEGAS_FULL, p.evaluations, off);
@@ -138,6 +140,7 @@ __device__ __forceinline__ void pagani_vegas_add(pagani_vegas_partial *p,
     p->nonzero += o.nonzero;
     p->overflow |= o.overflow;
     if (o.vmax > p->vmax) p->vmax = o.vmax;
+    if (o.term_max > p->term_max) p->term_max = o.term_max;
     if (o.fault_sample >= 0 && p->fault_key == ~0ULL) {
         p->fault_key = (unsigned long long)(cube * a.key_stride + o.fault_sample);
         p->fault_value = o.fault_value;
@@ -420,6 +423,7 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
         q.value = v->value;
         q.variance = v->variance;
         q.vmax = v->vmax;
+        q.term_max = v->term_max;
         q.beta_sum = v->beta_sum;
         q.fault_value = v->fault_value;
         q.evaluations = v->evaluations;

@@ -416,13 +416,15 @@ static int parse_rule(const char *option, const char *s, int *rule)
     return 0;
 }
 
-/* --transform: QMC's periodizing transform, qmc_transform 0, 1 or 2. */
+/* --transform: QMC's periodizing transform, qmc_transform 0 to 3. */
 static int parse_transform(const char *option, const char *s, int *transform)
 {
-    static const char *const names[] = {"none", "tent", "korobov", NULL};
+    static const char *const names[] = {"none", "tent", "korobov", "korobov3",
+                                        NULL};
     int i = lookup(s, names);
     if (i < 0)
-        return bad(option, "unknown transform '%s' (none, tent, korobov)", s);
+        return bad(option,
+                   "unknown transform '%s' (none, tent, korobov, korobov3)", s);
     *transform = i;
     return 0;
 }

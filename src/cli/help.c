@@ -108,9 +108,10 @@ static const char *const help_text[] = {
 "      --sigmas K         Monte Carlo: converge when K times the error (one\n"
 "                         standard deviation) meets the tolerance (default\n"
 "                         1; 2 leaves about 1 run in 20 outside it)\n"
-"      --transform T      QMC's periodizing transform: none, tent or\n"
-"                         korobov (default tent, best for smooth EXPR;\n"
-"                         korobov for singularities at the box's faces);\n"
+"      --transform T      QMC's periodizing transform: none, tent,\n"
+"                         korobov or korobov3 (default tent, best for\n"
+"                         smooth EXPR; korobov, or korobov3 of degree 3,\n"
+"                         for singularities at the box's faces);\n"
 "                         with --method qmc only\n"
 "      --seed N           Monte Carlo seed (default 1)\n"
 "\n",

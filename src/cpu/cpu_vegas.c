@@ -40,7 +40,7 @@
 
 /* One chunk's sums. */
 typedef struct chunk_sums {
-    double value, variance, vmax, beta_sum, fault_value;
+    double value, variance, vmax, term_max, beta_sum, fault_value;
     long long evaluations, nonzero, fault_cube, fault_sample;
     int overflow, fault_component;
 } chunk_sums;
@@ -250,6 +250,7 @@ static void run_chunk(cpu_vegas *s, const vegas_pass *pass,
         out->nonzero += o.nonzero;
         out->overflow |= o.overflow;
         if (o.vmax > out->vmax) out->vmax = o.vmax;
+        if (o.term_max > out->term_max) out->term_max = o.term_max;
         if (o.fault_sample >= 0 && out->fault_cube < 0) {
             out->fault_cube = cube;
             out->fault_sample = o.fault_sample;
@@ -363,6 +364,7 @@ static void reduce_chunks(const chunk_sums *chunks, long long nchunks,
         sums->beta_sum += c->beta_sum;
         sums->overflow |= c->overflow;
         if (c->vmax > sums->vmax) sums->vmax = c->vmax;
+        if (c->term_max > sums->term_max) sums->term_max = c->term_max;
         if (c->fault_cube >= 0 && sums->fault_cube < 0) {
             sums->fault_cube = c->fault_cube;
             sums->fault_sample = c->fault_sample;

@@ -16,6 +16,8 @@
 #include "mpi/mpi_layer.h"
 
 #define XSUM_WORDS (PAGANI_XSUM_BINS + 1)
+/* The MAX values of a member: vmax, overflow, not finite, term_max. */
+#define HIGHEST 4
 
 typedef struct mpi_vegas {
     pagani_context *ctx;
@@ -60,7 +62,7 @@ static int alloc_buffers(mpi_vegas *s, size_t K, size_t size)
     /* exact sums, evaluations and nonzero, 4 digits per bin */
     s->words = malloc((2 * K * C * XSUM_WORDS + 2 * K + 4 * s->cells * K) *
                       sizeof *s->words);
-    s->highest = malloc(3 * K * sizeof *s->highest);
+    s->highest = malloc(HIGHEST * K * sizeof *s->highest);
     s->faults = malloc(2 * K * size * sizeof *s->faults);
     s->fault_values = malloc(K * size * sizeof *s->fault_values);
     return s->exact_sums && s->totals && s->words && s->highest && s->faults &&
@@ -124,7 +126,7 @@ static int mpi_vegas_stratify(void *state, const int *members, int count,
 /* Packs this rank's part for the reductions: the SUM words (exact sums,
  * normalised; evaluations and nonzero; each bin total as four 32-bit
  * digits) and the MAX values (vmax, overflow, whether a value or a
- * variance, of any component, is not finite). Returns the SUM words. */
+ * variance, of any component, is not finite, term_max). Returns the SUM words. */
 static size_t pack(mpi_vegas *s, const vegas_pass *pass,
                    const vegas_sums *sums, const double *components,
                    int accumulate)
@@ -142,12 +144,13 @@ static size_t pack(mpi_vegas *s, const vegas_pass *pass,
     for (int i = 0; i < n; i++) {
         w[at++] = sums[i].evaluations;
         w[at++] = sums[i].nonzero;
-        s->highest[3 * i] = sums[i].vmax;
-        s->highest[3 * i + 1] = sums[i].overflow;
-        s->highest[3 * i + 2] =
+        s->highest[HIGHEST * i] = sums[i].vmax;
+        s->highest[HIGHEST * i + 1] = sums[i].overflow;
+        s->highest[HIGHEST * i + 3] = sums[i].term_max;
+        s->highest[HIGHEST * i + 2] =
             !isfinite(sums[i].value) || !isfinite(sums[i].variance);
         for (size_t j = 0; components && j < C2; j++)
-            if (!isfinite(components[C2 * i + j])) s->highest[3 * i + 2] = 1;
+            if (!isfinite(components[C2 * i + j])) s->highest[HIGHEST * i + 2] = 1;
     }
     for (int i = 0; accumulate && i < n; i++) {
         const unsigned long long *t =
@@ -240,12 +243,12 @@ static int reduce_parts(mpi_vegas *s, const vegas_pass *pass,
                            MPI_SUM, L->comm);
 
     if (rc == MPI_SUCCESS)
-        rc = MPI_Allreduce(MPI_IN_PLACE, s->highest, 3 * n, MPI_DOUBLE,
+        rc = MPI_Allreduce(MPI_IN_PLACE, s->highest, HIGHEST * n, MPI_DOUBLE,
                            MPI_MAX, L->comm);
     if (rc == MPI_SUCCESS) rc = first_faults(s, n, sums);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         vegas_sums *t = &sums[i];
-        const int overflow = s->highest[3 * i + 2] != 0.0;
+        const int overflow = s->highest[HIGHEST * i + 2] != 0.0;
         /* some part overflowed: no exact form */
         t->value = overflow ? INFINITY : reduced(s, C2 * i);
         t->variance = overflow ? INFINITY : reduced(s, C2 * i + 1);
@@ -253,8 +256,9 @@ static int reduce_parts(mpi_vegas *s, const vegas_pass *pass,
             components[C2 * i + j] = overflow ? INFINITY : reduced(s, C2 * i + j);
         t->evaluations = s->words[counts_at + 2 * i];
         t->nonzero = s->words[counts_at + 2 * i + 1];
-        t->vmax = s->highest[3 * i];
-        t->overflow = s->highest[3 * i + 1] != 0.0;
+        t->vmax = s->highest[HIGHEST * i];
+        t->overflow = s->highest[HIGHEST * i + 1] != 0.0;
+        t->term_max = s->highest[HIGHEST * i + 3];
         if (accumulate)
             unpack_bins(s->words + bins_at + 4 * s->cells * (size_t)i,
                         s->cells, pass->bin_scale[i],

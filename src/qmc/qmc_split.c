@@ -24,9 +24,10 @@ int pagani_qmc_batch_job(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "qmc_initial_points must "
                            "be >= 0 (0: 2^14), got %lld", opt->qmc_initial_points);
     if (opt->qmc_transform < PAGANI_QMC_TRANSFORM_NONE ||
-        opt->qmc_transform > PAGANI_QMC_TRANSFORM_KOROBOV)
+        opt->qmc_transform > PAGANI_QMC_TRANSFORM_KOROBOV3)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "qmc_transform must be 0 "
-                           "(none), 1 (tent) or 2 (Korobov), got %d",
+                           "(none), 1 (tent), 2 (Korobov) or 3 (Korobov "
+                           "degree 3), got %d",
                            opt->qmc_transform);
     if (f->n > PAGANI_ZINTERHOF_MAX_DIM)
         return pagani_fail(ctx, PAGANI_ERR_DIMENSION, "QMC supports n <= %d, "

@@ -85,6 +85,8 @@ typedef struct pagani_vegas_piece_out {
     double var;                  /* variance of that mean / pieces^2 */
     long long nonzero;           /* samples with f != 0 */
     double vmax;                 /* largest v^2 */
+    double term_max;             /* the largest one sample's term of var:
+                                    (v - piece mean)^2 var's weight */
     int overflow;                /* some v^2 * bin_scale >= VEGAS_Q_LIMIT */
     long long fault_sample;      /* first sample with f not finite, -1 */
     double fault_value;
@@ -205,24 +207,48 @@ PAGANI_HD int pagani_vegas_first_fault(const pagani_vegas_kparams *kp,
     return -1;
 }
 
+/* The reciprocals of a piece of `count` samples: 1 / count into *ic and
+ * var's weight, 1 / (count (count - 1) pieces^2), into *vw (the host's
+ * when the count is the usual one). */
+PAGANI_HD void pagani_vegas_reciprocals(const pagani_vegas_kparams *kp,
+                                        long long count, double *ic, double *vw)
+{
+    *ic = kp->inv_count;
+    *vw = kp->var_weight;
+    if (count != kp->fixed_count) {
+        *ic = 1.0 / (double)count;
+        *vw = *ic / (double)(count - 1) * kp->inv_pieces * kp->inv_pieces;
+    }
+}
+
 /* A piece's mean (/ pieces) and variance (/ pieces^2) of samples whose
  * deviations from the first, `shift`, sum to s1 with squares s2. */
 PAGANI_HD void pagani_vegas_moments(const pagani_vegas_kparams *kp,
                                     long long count, double shift, double s1,
                                     double s2, double *mean, double *var)
 {
-    /* reciprocals from the host when the count is the usual one */
-    double ic = kp->inv_count, vw = kp->var_weight;
-    if (count != kp->fixed_count) {
-        ic = 1.0 / (double)count;
-        vw = ic / (double)(count - 1) * kp->inv_pieces * kp->inv_pieces;
-    }
+    double ic, vw;
+    pagani_vegas_reciprocals(kp, count, &ic, &vw);
     *mean = (shift + s1 * ic) * kp->inv_pieces;
     *var = (s2 - s1 * s1 * ic) * vw;
     /* below 0 only by rounding; a v or a squared deviation beyond the
      * range of a double leaves mean or var infinite or NaN, which the
      * driver stops on */
     if (*var < 0.0 && *var - *var == 0.0) *var = 0.0;
+}
+
+/* The largest term one sample adds to a piece's variance (as
+ * pagani_vegas_moments weighs it): (v - mean)^2 vw for the sample farthest
+ * from the piece's mean, which is its smallest v, lo, or its largest, hi. */
+PAGANI_HD double pagani_vegas_largest_term(const pagani_vegas_kparams *kp,
+                                           long long count, double shift,
+                                           double s1, double lo, double hi)
+{
+    double ic, vw, mean, d;
+    pagani_vegas_reciprocals(kp, count, &ic, &vw);
+    mean = shift + s1 * ic;
+    d = hi - mean > mean - lo ? hi - mean : mean - lo;
+    return d * d * vw;
 }
 
 /*
@@ -243,7 +269,7 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
 {
     pagani_vegas_piece_out o;
     double shift[PAGANI_VEGAS_MAX_NCOMP], s1[PAGANI_VEGAS_MAX_NCOMP];
-    double s2[PAGANI_VEGAS_MAX_NCOMP];
+    double s2[PAGANI_VEGAS_MAX_NCOMP], lo = 0.0, hi = 0.0;
     const int n = PAGANI_VEGAS_NDIM(kp);  /* a constant on the device */
     const int nc = components ? PAGANI_VEGAS_NCOMP(kp) : 1;
 
@@ -302,6 +328,8 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
             s2[c] += d * d;
         }
         v = bad >= 0 ? 0.0 : fv[0] * jac;
+        if (j == 0 || v < lo) lo = v;
+        if (j == 0 || v > hi) hi = v;
         v = v * v;
         if (v > o.vmax) o.vmax = v;
         if (kp->accumulate) {
@@ -322,6 +350,7 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
         }
     }
     pagani_vegas_moments(kp, count, shift[0], s1[0], s2[0], &o.mean, &o.var);
+    o.term_max = pagani_vegas_largest_term(kp, count, shift[0], s1[0], lo, hi);
     for (int c = 0; components && c < nc; c++)
         pagani_vegas_moments(kp, count, shift[c], s1[c], s2[c],
                              &components[2 * c], &components[2 * c + 1]);

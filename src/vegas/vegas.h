@@ -22,6 +22,18 @@
  * VEGAS_Q_LIMIT. */
 #define VEGAS_SCALE_TARGET 4398046511104.0
 
+/* An iteration is tail-dominated when one sample's term carries more
+ * than this share of its variance (vegas_sums.term_max): its error then
+ * rests on one sample. Measured: at most 0.02 on smooth, peaked and
+ * discontinuous f; 0.13 to 0.5 with an integrable singularity (x^-0.5,
+ * x^-0.9, whose variance is infinite, but x^-0.2 too). */
+#define VEGAS_TAIL_SHARE 0.1
+/* A combination holding a tail-dominated iteration takes the error of
+ * the plain mean from the iterations' spread, and converges only over at
+ * least this many iterations (at 8, x^-0.5 e^(-bx) converged 6.3 sigma
+ * off in 1 of 20 runs; at 16, 20 of 20 within 2.5 sigma). */
+#define VEGAS_TAIL_ITERATIONS 16
+
 typedef struct vegas_plan {
     vegas_job job;
     double calls;            /* samples per iteration asked for */
@@ -42,6 +54,7 @@ typedef struct vegas_member {
                                     [c * itmax + it] (component 0 first:
                                     the one the grid adapts to) */
     long long *nonzero;
+    int *tail;            /* per iteration: tail-dominated (VEGAS_TAIL_SHARE) */
     double volume;
     long long evaluations;
     long long plus_total; /* Vegas+: samples of the next pass */
@@ -52,6 +65,7 @@ typedef struct vegas_member {
     int fault_iteration;    /* -1, or where f was NaN or infinite */
     vegas_sums fault;       /* there: fault_cube, _sample, _value */
     int overflow_iteration; /* -1, or where the sums overflowed */
+    int tail_combined;      /* tail-dominated iterations in its result */
 } vegas_member;
 
 /* A run of PAGANI_VEGAS: its plan, its K members and their host arrays,
@@ -69,6 +83,7 @@ typedef struct vegas_run {
     double *grids, *bins, *work;
     double *history;    /* K x C x itmax estimates, then variances */
     long long *nonzero; /* K x itmax */
+    int *tail;          /* K x itmax */
     vegas_member *members;
     /* the passes of one iteration: K entries each */
     int *list, *again;

@@ -20,6 +20,18 @@
  * converges when the options' norm is met (rules/component_norm.h) and
  * every component's chi2/dof is within chi2_max.
  *
+ * Heavy tails: an iteration is tail-dominated when one sample's term
+ * carries more than VEGAS_TAIL_SHARE of its variance (vegas_sums.term_max,
+ * the largest (v - piece mean)^2 term): its variance then rests on one
+ * sample and, when f's variance is infinite (an integrable singularity
+ * such as x^-0.9), is far below the truth in most iterations, which the
+ * weights 1/sigma_k^2 then favour, so the weighted average is biased and
+ * its error too small (issue 33: x^-0.9 converged 58 to 109 sigma off,
+ * with chi2/dof 0.14 to 2.66). A combination holding such an iteration is
+ * the plain average of its iterations with the error of a mean from their
+ * spread; chi2/dof does not judge it, and it converges only over at least
+ * VEGAS_TAIL_ITERATIONS iterations.
+ *
  * Honest failure: when the combined iterations hold fewer than 2 samples
  * with f != 0, the error estimate says nothing about the integral: the
  * status is PAGANI_NO_SIGNAL (the run stops as soon as it could otherwise
@@ -76,6 +88,7 @@ typedef struct vegas_combined {
     double value, error, chi2_dof;
     long long nonzero;
     int count;
+    int tail; /* iterations whose variance rests on single samples */
 } vegas_combined;
 
 /* Frees what alloc_run and the backend's setup made. */
@@ -89,6 +102,7 @@ static void free_run(vegas_run *r)
     free(r->work);
     free(r->history);
     free(r->nonzero);
+    free(r->tail);
     free(r->members);
     free(r->list);
     free(r->again);
@@ -119,7 +133,7 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
     r->bin_size = (size_t)job->grid_axes * nb;
     bytes =
         (double)k * (8.0 * (r->grid_size + r->bin_size + 2 * n +
-                            (2 * C + 1) * its + 4 * C + 4) +
+                            (2 * C + 1.5) * its + 4 * C + 4) +
                      sizeof(vegas_member) + 2 * sizeof(vegas_sums) + 24);
     r->lower = malloc(sizeof(double) * k * n);
     r->width = malloc(sizeof(double) * k * n);
@@ -128,6 +142,7 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
     r->work = malloc(sizeof(double) * (2 * nb + 1));
     r->history = malloc(2 * sizeof(double) * k * C * its);
     r->nonzero = malloc(sizeof(long long) * k * its);
+    r->tail = malloc(sizeof(int) * k * its);
     r->members = calloc(k, sizeof(vegas_member));
     r->list = malloc(sizeof(int) * k);
     r->again = malloc(sizeof(int) * k);
@@ -142,9 +157,9 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
         r->components_repeat = malloc(2 * sizeof(double) * k * C);
     }
     if (!r->lower || !r->width || !r->grids || !r->bins || !r->work ||
-        !r->history || !r->nonzero || !r->members || !r->list || !r->again ||
-        !r->scale || !r->beta_sums || !r->totals || !r->sums || !r->repeat ||
-        !r->bins_valid || (C > 1 && (!r->components || !r->components_repeat)))
+        !r->history || !r->nonzero || !r->tail || !r->members || !r->list ||
+        !r->again || !r->scale || !r->beta_sums || !r->totals || !r->sums ||
+        !r->repeat || !r->bins_valid || (C > 1 && (!r->components || !r->components_repeat)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                            "Vegas: %d integrals need "
                            "%.4g MB of host memory (a grid of %d x %d bins "
@@ -158,6 +173,7 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
         m->estimate = r->history + (size_t)i * C * its;
         m->variance = r->history + (k + (size_t)i) * C * its;
         m->nonzero = r->nonzero + (size_t)i * its;
+        m->tail = r->tail + (size_t)i * its;
         m->volume = 1.0;
         for (int d = 0; d < job->n; d++) {
             r->lower[(size_t)i * n + d] = lo[d];
@@ -173,11 +189,32 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
     return PAGANI_OK;
 }
 
+/* The plain average of component `comp` of member m over iterations
+ * first..last (c->count of them, at least 2) into c, with the error of
+ * the mean from their spread: what is left when the iterations' own
+ * variances cannot be trusted as weights. */
+static void combine_plain(const vegas_run *r, const vegas_member *m, int comp,
+                          int first, int last, vegas_combined *c)
+{
+    const double *estimate = m->estimate + (size_t)comp * r->plan.itmax;
+    double sum = 0.0, ss = 0.0;
+
+    for (int k = first; k <= last; k++) sum += estimate[k];
+    c->value = sum / c->count;
+    for (int k = first; k <= last; k++)
+        ss += (estimate[k] - c->value) * (estimate[k] - c->value);
+    c->error = sqrt(ss / ((double)c->count * (c->count - 1)));
+}
+
 /* Inverse-variance average of component `comp` of member m over its
  * iterations first..last. An iteration whose variance came out 0 (no two
  * samples of a piece differed) has an unknown error, not a zero one: it
  * is left out, unless all are such, when the plain average is taken with
- * error 0 (a constant, or nothing seen). */
+ * error 0 (a constant, or nothing seen). When one of the iterations is
+ * tail-dominated (vegas_member.tail) and there are at least 2, the plain
+ * average with the error from the iterations' spread is taken instead
+ * (chi2/dof, still reported, is that of the iterations' own variances
+ * about it). */
 static vegas_combined combine(const vegas_run *r, const vegas_member *m,
                               int comp, int first, int last)
 {
@@ -190,6 +227,7 @@ static vegas_combined combine(const vegas_run *r, const vegas_member *m,
     memset(&c, 0, sizeof c);
     for (int k = first; k <= last; k++) {
         c.nonzero += m->nonzero[k];
+        c.tail += m->tail[k];
         c.count++;
         sum += estimate[k];
         if (variance[k] > 0.0) {
@@ -207,38 +245,47 @@ static vegas_combined combine(const vegas_run *r, const vegas_member *m,
     }
     c.value = swi / sw;
     c.error = sqrt(1.0 / sw);
+    if (c.tail > 0 && c.count >= 2) combine_plain(r, m, comp, first, last, &c);
     for (int k = first; k <= last; k++) {
         double d = estimate[k] - c.value;
         if (variance[k] > 0.0) chi2 += d * d / variance[k];
     }
-    c.count = weighted;
+    if (c.tail == 0) c.count = weighted;
     c.chi2_dof = weighted > 1 ? chi2 / (weighted - 1) : 0.0;
     return c;
 }
 
 /* Member k's combination of iterations first..last, every component:
  * component c's into all[c] (C of them). Returns whether the tolerance is
- * met by the norm (never for a value or error that is not finite), in
- * *chi2_dof the largest chi2/dof of the components and, when relative is
- * not NULL, in *relative whether epsrel alone is met. */
+ * met by the norm (never for a value or error that is not finite, nor by
+ * a tail-dominated combination of fewer than VEGAS_TAIL_ITERATIONS), in
+ * *chi2_dof the largest chi2/dof of the components (0 for a
+ * tail-dominated combination: not judged) and, when relative is not NULL,
+ * in *relative whether epsrel alone is met. */
 static int combine_all(const vegas_run *r, int k, int first, int last,
                        vegas_combined *all, double *chi2_dof, int *relative)
 {
     const vegas_plan *p = &r->plan;
     double value[PAGANI_MAX_COMPONENTS], error[PAGANI_MAX_COMPONENTS];
+    int trusted;
 
     *chi2_dof = 0.0;
     for (int c = 0; c < r->ncomp; c++) {
         all[c] = combine(r, &r->members[k], c, first, last);
         value[c] = all[c].value;
         error[c] = all[c].error;
-        if (!(all[c].chi2_dof <= *chi2_dof)) *chi2_dof = all[c].chi2_dof;
+        if (all[0].tail == 0 && !(all[c].chi2_dof <= *chi2_dof))
+            *chi2_dof = all[c].chi2_dof;
     }
+    /* a tail-dominated combination: its error is the spread's, which
+     * few iterations do not make (and chi2/dof, made of their own
+     * variances, judges nothing) */
+    trusted = all[0].tail == 0 || all[0].count >= VEGAS_TAIL_ITERATIONS;
     if (relative)
-        *relative = pagani_components_met(p->norm, r->ncomp, value, error,
-                                          p->epsrel, 0.0);
-    return pagani_components_met(p->norm, r->ncomp, value, error, p->epsrel,
-                                 p->epsabs);
+        *relative = trusted && pagani_components_met(p->norm, r->ncomp, value,
+                                                     error, p->epsrel, 0.0);
+    return trusted && pagani_components_met(p->norm, r->ncomp, value, error,
+                                            p->epsrel, p->epsabs);
 }
 
 /* Member k leaves the run after `iterations` iterations with `status`:
@@ -268,6 +315,7 @@ static void finish(vegas_run *r, int k, int iterations, pagani_status status,
         r->batch->errors[(size_t)k * r->ncomp + j] =
             iterations > 0 ? all[j].error : INFINITY;
     }
+    m->tail_combined = c.tail;
     result->status = status;
     result->evaluations = m->evaluations;
     result->regions = p->job.cubes;
@@ -424,6 +472,7 @@ static void judge(vegas_run *r, int it, int count, pagani_result *results)
         }
         m->nonzero[it] = s->nonzero;
         m->seen += s->nonzero;
+        m->tail[it] = s->term_max > VEGAS_TAIL_SHARE * s->variance;
         met = combine_all(r, k, it >= p->first_combined ? p->first_combined : it,
                           it, all, &chi2_dof, NULL);
         c = all[0];
@@ -468,8 +517,9 @@ static int progress(const vegas_run *r, int it, const pagani_options *opt)
 }
 
 /* The end of a run: NaN or infinity in some integral is
- * PAGANI_ERR_NONFINITE naming the first such integral; else an overflow
- * is said in the message (PAGANI_OK). */
+ * PAGANI_ERR_NONFINITE naming the first such integral; else an overflow,
+ * or else a result combined from tail-dominated iterations, is said in
+ * the message (PAGANI_OK). */
 static int report(pagani_context *ctx, const vegas_run *r)
 {
     const char *which = r->count > 1 ? "integral " : "";
@@ -490,6 +540,21 @@ static int report(pagani_context *ctx, const vegas_run *r)
                            "integrand's values were finite: scale the "
                            "integrand down",
                            name, it + 1, m->estimate[it]);
+    }
+    for (int k = 0; k < r->count; k++) {
+        const vegas_member *m = &r->members[k];
+        char name[32] = "";
+
+        if (m->tail_combined == 0) continue;
+        if (*which) snprintf(name, sizeof name, "%s%d: ", which, k);
+        return pagani_fail(ctx, PAGANI_OK,
+                           "%sin %d of the iterations combined, one sample "
+                           "carried more than %g%% of the variance (a heavy "
+                           "tail, as of an integrable singularity): they were "
+                           "averaged with the error from their spread, which "
+                           "converges over %d iterations at the least",
+                           name, m->tail_combined, 100.0 * VEGAS_TAIL_SHARE,
+                           VEGAS_TAIL_ITERATIONS);
     }
     return PAGANI_OK;
 }
