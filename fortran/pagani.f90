@@ -57,6 +57,7 @@ module pagani
         enumerator :: PAGANI_ERR_COMPONENTS
         enumerator :: PAGANI_ERR_STOPPED
         enumerator :: PAGANI_ERR_ABORTED
+        enumerator :: PAGANI_ERR_STATE
     end enum
 
     ! pagani_backend
@@ -157,6 +158,8 @@ module pagani
         real(c_double) :: domain_scale ! unbounded axes: the map's length s
         type(c_ptr) :: breaks         ! cubature: break points, or null
         type(c_ptr) :: break_counts   ! their counts per axis (int), or null
+        type(c_ptr) :: state_path     ! checkpoint file (C string), or null
+        real(c_double) :: state_interval ! seconds between checkpoints
     end type
 
     ! struct pagani_result

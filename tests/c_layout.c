@@ -54,6 +54,8 @@ int main(void)
     FIELD(pagani_options, domain_scale);
     FIELD(pagani_options, breaks);
     FIELD(pagani_options, break_counts);
+    FIELD(pagani_options, state_path);
+    FIELD(pagani_options, state_interval);
 
     SIZE(pagani_result);
     FIELD(pagani_result, value);

@@ -61,6 +61,9 @@ program fortran_layout
     call field('pagani_options.breaks', c_loc(o), c_loc(o%breaks))
     call field('pagani_options.break_counts', c_loc(o), &
         c_loc(o%break_counts))
+    call field('pagani_options.state_path', c_loc(o), c_loc(o%state_path))
+    call field('pagani_options.state_interval', c_loc(o), &
+        c_loc(o%state_interval))
 
     call size('pagani_result', c_sizeof(r))
     call field('pagani_result.value', c_loc(r), c_loc(r%value))

@@ -31,6 +31,7 @@ ERR_PARAMS = 14
 ERR_COMPONENTS = 15
 ERR_STOPPED = 16
 ERR_ABORTED = 17
+ERR_STATE = 18
 
 # enum pagani_status
 CONVERGED = 0
@@ -84,6 +85,8 @@ class Options(Structure):
         ("domain_scale", c_double),
         ("breaks", POINTER(c_double)),
         ("break_counts", POINTER(ctypes.c_int)),
+        ("state_path", ctypes.c_char_p),
+        ("state_interval", c_double),
     ]
 
 
