@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import os
 from typing import Any, Dict, Optional, Sequence
 
 from . import _clib
@@ -22,6 +23,7 @@ FIELDS = {
     "qmc_transform": int,
     "mc_sigmas": float,
     "domain_scale": float,
+    "state_interval": float,
 }
 
 
@@ -68,6 +70,9 @@ def make_options(method: str, epsrel: float, epsabs: float,
             setattr(opt, name, FIELDS[name](value))
         elif name == "breaks":
             _set_breaks(opt, n, value)
+        elif name == "state":
+            # the bytes stay alive with opt (ctypes keeps them)
+            opt.state_path = os.fsencode(value) if value is not None else None
         elif name in _clib.FLAGS:
             if value:
                 opt.flags |= _clib.FLAGS[name]
@@ -75,5 +80,5 @@ def make_options(method: str, epsrel: float, epsabs: float,
                 opt.flags &= ~_clib.FLAGS[name]
         else:
             raise TypeError("unknown option %r (options: %s)" % (
-                name, ", ".join(sorted(FIELDS) + ["breaks"] + sorted(_clib.FLAGS))))
+                name, ", ".join(sorted(FIELDS) + ["breaks", "state"] + sorted(_clib.FLAGS))))
     return opt
