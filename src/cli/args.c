@@ -25,7 +25,8 @@ enum {
     OPT_METHOD, OPT_BACKEND, OPT_RULE, OPT_MAX_EVALS, OPT_MAX_ITERATIONS,
     OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED,
     OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
-    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE
+    OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE,
+    OPT_STATE, OPT_STATE_INTERVAL
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -54,6 +55,8 @@ static const struct option long_options[] = {
     {"calls",           required_argument, NULL, OPT_CALLS},
     {"sigmas",          required_argument, NULL, OPT_SIGMAS},
     {"domain-scale",    required_argument, NULL, OPT_DOMAIN_SCALE},
+    {"state",           required_argument, NULL, OPT_STATE},
+    {"state-interval",  required_argument, NULL, OPT_STATE_INTERVAL},
     {"progress",        no_argument,       NULL, OPT_PROGRESS},
     {"json",            no_argument,       NULL, OPT_JSON},
     {"file",            required_argument, NULL, 'f'},
@@ -468,6 +471,16 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
         if (!(a->domain_scale > 0.0))
             return bad(option, "%s is not a length > 0", arg);
         return 0;
+    case OPT_STATE:
+        if (!arg[0]) return bad(option, "names no file");
+        a->state = arg;
+        return 0;
+    case OPT_STATE_INTERVAL:
+        if (parse_number(option, arg, cli_scan_decimal, &a->state_interval))
+            return CLI_EXIT_USAGE;
+        if (!(a->state_interval >= 0.0 && isfinite(a->state_interval)))
+            return bad(option, "%s is not a number of seconds >= 0", arg);
+        return 0;
     case OPT_TRANSFORM: return parse_transform(option, arg, &a->transform);
     case OPT_PARAMS_FILE: a->params_file = arg; return 0;
     case OPT_PROGRESS: a->progress = 1; return 0;
@@ -555,6 +568,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
     a->max_evals = a->max_iterations = a->threads = a->memory = -1;
     a->transform = -1;
     a->norm = -1;
+    a->state_interval = -1.0;
     a->lower = malloc(PAGANI_MAX_DIM * sizeof *a->lower);
     a->upper = malloc(PAGANI_MAX_DIM * sizeof *a->upper);
     if (!a->lower || !a->upper) return bad("pagani", "out of memory");

@@ -67,6 +67,8 @@ typedef struct cli_args {
     double calls;             /* 0: unset */
     double sigmas;            /* --sigmas: mc_sigmas; 0: unset */
     double domain_scale;      /* --domain-scale; 0: unset */
+    const char *state;        /* --state FILE: checkpoints; NULL: unset */
+    double state_interval;    /* --state-interval; negative: unset */
     int seed_set;
     unsigned long long seed;
     int no_relerr_filter;
