@@ -57,6 +57,7 @@ module pagani
         enumerator :: PAGANI_ERR_COMPONENTS
         enumerator :: PAGANI_ERR_STOPPED
         enumerator :: PAGANI_ERR_ABORTED
+        enumerator :: PAGANI_ERR_STATE
     end enum
 
     ! pagani_backend
@@ -164,6 +165,8 @@ module pagani
         integer(c_int) :: domain_map  ! PAGANI_MAP_*
         type(c_ptr) :: domain_centers ! per axis: the line's centre c, or null
         type(c_ptr) :: domain_scales  ! per axis: the map's length s, or null
+        type(c_ptr) :: state_path     ! checkpoint file (C string), or null
+        real(c_double) :: state_interval ! seconds between checkpoints
     end type
 
     ! struct pagani_result

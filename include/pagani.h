@@ -61,8 +61,13 @@ typedef enum pagani_error {
                                      a call that has no status to say so
                                      (pagani_qmc_part: the record is
                                      incomplete) */
-    PAGANI_ERR_ABORTED            /* the integrand's block function returned
+    PAGANI_ERR_ABORTED,           /* the integrand's block function returned
                                      non-zero (the value is in the message) */
+    PAGANI_ERR_STATE              /* the checkpoint file (options.state_path)
+                                     belongs to another integral, method or
+                                     number of ranks, is truncated, damaged,
+                                     foreign or of a newer format (the
+                                     message names which) */
 } pagani_error;
 
 /* Where the work runs. AUTO takes CUDA when a usable GPU is present. */
@@ -378,6 +383,23 @@ typedef struct pagani_options {
     pagani_map domain_map;
     const double *domain_centers;
     const double *domain_scales;
+    /* Checkpoints (README, "Checkpoints and warm starts"): with state_path
+     * set, the integration writes its state to that file (atomically: a
+     * temporary file beside it, fsync, rename) at the end of an iteration
+     * once state_interval seconds have passed since the last write, and
+     * whenever it ends other than by converging (the progress callback,
+     * pagani_context_request_stop, an iteration or evaluation limit). On
+     * start, when the file exists, it resumes from it: the result is the
+     * bits of the run that was not interrupted. A file that belongs to
+     * another integral (integrand, parameter blocks, boxes, method, the
+     * options that change the result; the limits max_evaluations and
+     * max_iterations may differ, so a stopped run can be resumed with
+     * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
+     * alone. QMC only so far (another method with state_path, or an MPI
+     * context, is PAGANI_ERR_OPTION). The caller owns the string. */
+    const char *state_path;      /* NULL (default): no checkpoints */
+    double state_interval;       /* seconds between writes, default 600;
+                                    0: only when the run ends unconverged */
 } pagani_options;
 
 /* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).

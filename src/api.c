@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "methods.h"
 #include "domain/domain.h"
+#include "state/checkpoint.h"
 
 /* The most CPU threads a context accepts (pagani_context_set_threads and
  * PAGANI_THREADS): far above any CPU's cores, far below what a process can
@@ -187,6 +188,7 @@ pagani_options pagani_options_default(pagani_method method)
     o.qmc_transform = 1;
     o.mc_sigmas = 1.0;
     o.domain_scale = 1.0;
+    o.state_interval = 600.0;
     return o;
 }
 
@@ -224,7 +226,7 @@ int pagani_check_options(pagani_context *ctx, const pagani_options *o)
         return pagani_fail(ctx, PAGANI_ERR_OPTION,
                            "domain_scale must be 0 (the default, 1) or a "
                            "finite length > 0 (got %g)", o->domain_scale);
-    return PAGANI_OK;
+    return pagani_checkpoint_check_options(ctx, o);
 }
 
 /* The norm must fit f's components: pairs need an even count. */
@@ -354,6 +356,7 @@ static int run_batch(pagani_context *ctx, pagani_integrand *f,
         }
     }
     memset(results, 0, (size_t)batch->count * sizeof *results);
+    if (rc == PAGANI_OK) rc = pagani_checkpoint_check_run(ctx, &opt);
     if (rc == PAGANI_OK)
         rc = pagani_run_layered(ctx, mapped.f, &mapped.batch, &opt, results);
     pagani_domain_batch_free(&mapped);

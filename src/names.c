@@ -26,6 +26,7 @@ const char *pagani_strerror(int code)
     case PAGANI_ERR_COMPONENTS: return "the components do not fit (ncomp, entry or norm)";
     case PAGANI_ERR_STOPPED: return "stopped on request before the call could finish";
     case PAGANI_ERR_ABORTED: return "the integrand's block function returned non-zero";
+    case PAGANI_ERR_STATE: return "the checkpoint file does not fit this integration";
     default: return "unknown error code";
     }
 }

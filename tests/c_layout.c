@@ -57,6 +57,8 @@ int main(void)
     FIELD(pagani_options, domain_map);
     FIELD(pagani_options, domain_centers);
     FIELD(pagani_options, domain_scales);
+    FIELD(pagani_options, state_path);
+    FIELD(pagani_options, state_interval);
 
     SIZE(pagani_result);
     FIELD(pagani_result, value);

@@ -66,6 +66,9 @@ program fortran_layout
         c_loc(o%domain_centers))
     call field('pagani_options.domain_scales', c_loc(o), &
         c_loc(o%domain_scales))
+    call field('pagani_options.state_path', c_loc(o), c_loc(o%state_path))
+    call field('pagani_options.state_interval', c_loc(o), &
+        c_loc(o%state_interval))
 
     call size('pagani_result', c_sizeof(r))
     call field('pagani_result.value', c_loc(r), c_loc(r%value))

@@ -581,6 +581,36 @@ ms=$((($(date +%s%N) - t0) / 1000000))
     grep -q 'status: *interrupted$' "$out"
 ok $? "SIGINT during a long QMC block: out $ms ms later, the estimate before it"
 
+# Checkpoints: a QMC run with --state killed by SIGTERM after its first
+# block writes its state; the same command again continues from it and
+# ends with the output of the run never stopped (the time aside); a run
+# of another EXPR refuses the file (exit 3) and leaves it.
+state_run="--method qmc --max-iterations 10 --epsrel 1e-15 --epsabs 0 --json
+    -n 3"
+state_expr='sin(x[0] * x[1] + x[2])'
+no_time() { sed 's/, "seconds": [^}]*//' "$out"; }
+run $state_run "$state_expr"
+no_time >"$tmp/state_whole"
+start_bg $state_run --progress --state "$tmp/run.state" --state-interval 0 \
+    "$state_expr"
+wait_for 'grep -q "^iteration" "$err"'
+kill -TERM $pid
+finish_bg
+[ $rc -eq 1 ] && grep -q '"status": "interrupted"' "$out" &&
+    [ -s "$tmp/run.state" ]
+ok $? "--state: SIGTERM ends the run (exit 1) and leaves its state"
+run $state_run --state "$tmp/run.state" "$state_expr"
+no_time | cmp -s - "$tmp/state_whole"
+ok $? "--state: the same command again continues: the output of the run never stopped"
+cp "$tmp/run.state" "$tmp/run.copy"
+run $state_run --state "$tmp/run.state" 'cos(x[0] * x[1] + x[2])'
+[ $rc -eq 3 ] && grep -q 'belongs to another integration: the integrand' "$err" &&
+    cmp -s "$tmp/run.state" "$tmp/run.copy"
+ok $? "--state: another EXPR refuses the file (exit 3) and leaves it"
+run --state-interval -1 'x[0]'
+[ $rc -eq 2 ] && grep -q 'state-interval' "$err"
+ok $? "--state-interval -1 is a usage error"
+
 # signal_compile TAG KILL: starts pagani on a big source of its own (TAG)
 # and, half a second into its compilation, runs the command KILL (which
 # may use $pid); then waits for it (finish_bg).

@@ -13,7 +13,7 @@ from . import _clib
 from .context import Context
 from .errors import (AbortedError, BackendUnavailableError, BoundsError,
                      CompileError, NonFiniteError, OptionError, PaganiError,
-                     ParamsError)
+                     ParamsError, StateError)
 from .integrate import integrate, integrate_batch
 from .result import BatchResult, Result
 
@@ -22,4 +22,4 @@ __version__ = _clib.text(_clib.lib.pagani_version())
 __all__ = ["integrate", "integrate_batch", "Result", "BatchResult",
            "Context", "PaganiError", "CompileError", "OptionError",
            "BoundsError", "ParamsError", "NonFiniteError",
-           "BackendUnavailableError", "AbortedError"]
+           "BackendUnavailableError", "AbortedError", "StateError"]

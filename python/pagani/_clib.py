@@ -31,6 +31,7 @@ ERR_PARAMS = 14
 ERR_COMPONENTS = 15
 ERR_STOPPED = 16
 ERR_ABORTED = 17
+ERR_STATE = 18
 
 # enum pagani_status
 CONVERGED = 0
@@ -87,6 +88,8 @@ class Options(Structure):
         ("domain_map", c_int),
         ("domain_centers", POINTER(c_double)),
         ("domain_scales", POINTER(c_double)),
+        ("state_path", ctypes.c_char_p),
+        ("state_interval", c_double),
     ]
 
 

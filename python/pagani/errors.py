@@ -73,6 +73,12 @@ class AbortedError(PaganiError):
     """A C block function returned non-zero; the message holds its value."""
 
 
+class StateError(PaganiError):
+    """The checkpoint file (``state=``) belongs to another integral,
+    method or number of ranks, or is truncated, damaged, foreign or of a
+    newer format; the message names which. The file is left alone."""
+
+
 _CLASSES: Dict[int, Type[PaganiError]] = {
     _clib.ERR_COMPILE: CompileError,
     _clib.ERR_TOLERANCE: OptionError,
@@ -84,6 +90,7 @@ _CLASSES: Dict[int, Type[PaganiError]] = {
     _clib.ERR_NONFINITE: NonFiniteError,
     _clib.ERR_BACKEND_UNAVAILABLE: BackendUnavailableError,
     _clib.ERR_ABORTED: AbortedError,
+    _clib.ERR_STATE: StateError,
 }
 
 

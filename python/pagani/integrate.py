@@ -185,7 +185,11 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         (cubature: the first split's faces fall on them; Vegas and QMC
         ignore them); and the flags as booleans:
         no_relerr_filter (for sign-changing f), vegas_plus, vegas_1d,
-        no_probes. An unknown keyword raises TypeError.
+        no_probes; ``state``, a checkpoint file (a path: the run writes
+        its state there every ``state_interval`` seconds, default 600,
+        and when it ends unconverged, and resumes from it when it exists;
+        QMC only so far; a file of another integral raises StateError).
+        An unknown keyword raises TypeError.
 
     Returns
     -------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import os
 from typing import Any, Dict, Optional, Sequence
 
 from . import _clib
@@ -22,6 +23,7 @@ FIELDS = {
     "qmc_transform": int,
     "mc_sigmas": float,
     "domain_scale": float,
+    "state_interval": float,
 }
 
 
@@ -58,7 +60,7 @@ def _per_axis(n: int, name: str, values: Sequence[float]) -> Any:
 MAPS = {"rational": 0, "exponential": 1}
 
 # The keywords that are not plain fields.
-SPECIAL = ["breaks", "domain_centers", "domain_map", "domain_scales"]
+SPECIAL = ["breaks", "domain_centers", "domain_map", "domain_scales", "state"]
 
 
 def make_options(method: str, epsrel: float, epsabs: float,
@@ -88,6 +90,9 @@ def make_options(method: str, epsrel: float, epsabs: float,
             setattr(opt, name, _per_axis(n, name, value))
         elif name == "domain_map":
             opt.domain_map = _choice("domain_map", value, MAPS)
+        elif name == "state":
+            # the bytes stay alive with opt (ctypes keeps them)
+            opt.state_path = os.fsencode(value) if value is not None else None
         elif name in _clib.FLAGS:
             if value:
                 opt.flags |= _clib.FLAGS[name]

@@ -26,7 +26,8 @@ enum {
     OPT_THREADS, OPT_MEMORY, OPT_NO_RELERR_FILTER, OPT_NO_PROBES, OPT_SEED,
     OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
     OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE,
-    OPT_DOMAIN_MAP, OPT_DOMAIN_CENTER, OPT_BREAKS
+    OPT_DOMAIN_MAP, OPT_DOMAIN_CENTER, OPT_BREAKS, OPT_STATE,
+    OPT_STATE_INTERVAL
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -58,6 +59,8 @@ static const struct option long_options[] = {
     {"domain-map",      required_argument, NULL, OPT_DOMAIN_MAP},
     {"domain-center",   required_argument, NULL, OPT_DOMAIN_CENTER},
     {"breaks",          required_argument, NULL, OPT_BREAKS},
+    {"state",           required_argument, NULL, OPT_STATE},
+    {"state-interval",  required_argument, NULL, OPT_STATE_INTERVAL},
     {"progress",        no_argument,       NULL, OPT_PROGRESS},
     {"json",            no_argument,       NULL, OPT_JSON},
     {"file",            required_argument, NULL, 'f'},
@@ -561,6 +564,16 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
     case OPT_BREAKS:
         return parse_breaks(option, arg, &a->breaks, &a->break_counts,
                             &a->break_axes);
+    case OPT_STATE:
+        if (!arg[0]) return bad(option, "names no file");
+        a->state = arg;
+        return 0;
+    case OPT_STATE_INTERVAL:
+        if (parse_number(option, arg, cli_scan_decimal, &a->state_interval))
+            return CLI_EXIT_USAGE;
+        if (!(a->state_interval >= 0.0 && isfinite(a->state_interval)))
+            return bad(option, "%s is not a number of seconds >= 0", arg);
+        return 0;
     case OPT_TRANSFORM: return parse_transform(option, arg, &a->transform);
     case OPT_PARAMS_FILE: a->params_file = arg; return 0;
     case OPT_PROGRESS: a->progress = 1; return 0;
@@ -676,6 +689,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
     a->transform = -1;
     a->norm = -1;
     a->domain_map = -1;
+    a->state_interval = -1.0;
     a->lower = malloc(PAGANI_MAX_DIM * sizeof *a->lower);
     a->upper = malloc(PAGANI_MAX_DIM * sizeof *a->upper);
     if (!a->lower || !a->upper) return bad("pagani", "out of memory");

@@ -77,6 +77,8 @@ typedef struct cli_args {
                                  (malloc'd), or NULL */
     int *break_counts;        /* their counts per axis (malloc'd), or NULL */
     int break_axes;           /* 0: unset, else dim */
+    const char *state;        /* --state FILE: checkpoints; NULL: unset */
+    double state_interval;    /* --state-interval; negative: unset */
     int seed_set;
     unsigned long long seed;
     int no_relerr_filter;

@@ -154,6 +154,8 @@ static pagani_options make_options(const cli_args *a, progress_state *state)
     o.breaks = a->breaks;
     o.break_counts = a->break_counts;
     if (a->seed_set) o.seed = a->seed;
+    o.state_path = a->state;
+    if (a->state_interval >= 0.0) o.state_interval = a->state_interval;
     if (a->no_relerr_filter) o.flags |= PAGANI_FLAG_NO_RELERR_FILTER;
     if (a->no_probes) o.flags |= PAGANI_FLAG_NO_PROBES;
     if (a->transform >= 0) o.qmc_transform = a->transform;

@@ -5,4 +5,6 @@ libpagani_la_SOURCES += \
 	src/qmc/qmc_record.h \
 	src/qmc/qmc_record.c \
 	src/qmc/qmc_parts.c \
+	src/qmc/qmc_run.h \
+	src/qmc/qmc_checkpoint.c \
 	src/qmc/qmc_driver.c

@@ -46,32 +46,22 @@
  *
  * Sums are exact (exact_sum.h): a run gives the same bits on any thread
  * count, and the same as the sum of any split of its indices (qmc.h).
+ *
+ * Checkpoints (options state_path; qmc_checkpoint.c): the state between
+ * blocks (blocks summed, the exact sums, the integrals running, the
+ * results of those that ended) is written when the interval is due and,
+ * when a limit or stop ends the run, as a run without them would have
+ * it: after the block that the callback stopped or max_iterations ended,
+ * before the block that max_evaluations cuts or a stop request cut short
+ * (summed again on resume). A run resumed from it ends with the bits of
+ * the run never stopped.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "methods.h"
-#include "qmc/qmc.h"
+#include "qmc/qmc_run.h"
 #include "rules/component_norm.h"
-
-/* One run over a batch. */
-typedef struct qmc_run {
-    const qmc_ops *ops;
-    void *state;                 /* the backend's, for the job */
-    qmc_job job;
-    int ncomp;                   /* components of f: C */
-    pagani_xsum *total;          /* total[(k * C + c) * R + r]: integral k,
-                                    component c, shift r */
-    pagani_xsum *part;           /* part[(m * C + c) * R + r]: one block,
-                                    integral ids[m] */
-    double *values, *errors;     /* the batch's components (C > 1), or NULL */
-    qmc_fault *faults;           /* faults[m]: one block, ids[m] */
-    int *ids;                    /* the integrals still running, ascending */
-    int live;                    /* how many */
-    qmc_fault nonfinite;         /* the first integral f failed in (k = 0:
-                                    none) */
-    int overflow_noted;          /* an overflow is in the context's message */
-} qmc_run;
 
 /* Whether integral k meets the tolerance (every component by the norm),
  * or with_epsabs 0, epsrel alone; never when a value or error is not
@@ -189,13 +179,12 @@ static int overflowed(const qmc_run *run, int k, const pagani_result *res)
     return !isfinite(res->error);
 }
 
-/* How integral k, summed in block `it`, ends by the single call's rules:
- * PAGANI_NO_PROGRESS when its estimate overflowed (noted in the context's
- * message, the first time), PAGANI_CONVERGED, PAGANI_STOPPED,
- * PAGANI_MAX_EVALUATIONS after the cut block; PAGANI_MAX_ITERATIONS when
- * it goes on. */
+/* How integral k, summed in block `it`, ends by the single call's rules
+ * when no limit or stop ends it: PAGANI_NO_PROGRESS when its estimate
+ * overflowed (noted in the context's message, the first time),
+ * PAGANI_CONVERGED; PAGANI_MAX_ITERATIONS when it goes on. */
 static pagani_status decide(pagani_context *ctx, qmc_run *run, int k, int it,
-                            const pagani_result *res, int stop, int cut,
+                            const pagani_result *res,
                             const pagani_options *opt)
 {
     if (overflowed(run, k, res)) {
@@ -211,55 +200,112 @@ static pagani_status decide(pagani_context *ctx, qmc_run *run, int k, int it,
         return PAGANI_NO_PROGRESS;
     }
     if (met(run, k, res, opt, 1)) return PAGANI_CONVERGED;
-    if (stop) return PAGANI_STOPPED;
-    if (cut) return PAGANI_MAX_EVALUATIONS;
     return PAGANI_MAX_ITERATIONS;
 }
 
-/* Sums one block of N + 1 .. N + block for the running integrals, then
- * calls the progress callback and ends the integrals that are done.
- * Returns a backend error, else PAGANI_OK. */
+/* Ends every integral still running with status (PAGANI_STOPPED or
+ * PAGANI_MAX_EVALUATIONS): its result is the last block's (before the
+ * first: NaN and +infinity). */
+static void end_running(qmc_run *run, pagani_status status,
+                        pagani_result *results)
+{
+    for (int m = 0; m < run->live; m++) {
+        pagani_result *res = &results[run->ids[m]];
+        res->status = status;
+        if (res->iterations > 0) continue;
+        for (int c = 0; c < run->ncomp; c++)
+            put_estimate(run, run->ids[m], c, res, NAN, INFINITY);
+    }
+    run->live = 0;
+}
+
+/* Sums block number `it`, indices N + 1 .. N + block (N = run->points),
+ * for the running integrals, then calls the progress callback (*stop: it
+ * asked to stop) and ends the integrals that are done, as if no limit or
+ * stop ended the run (end_running does that after). Returns a backend
+ * error, PAGANI_STOP_REQUESTED (nothing summed: the block before is the
+ * estimate), else PAGANI_OK. */
 static int run_block(pagani_context *ctx, qmc_run *run, int it,
-                     unsigned long long N, unsigned long long block, int cut,
-                     const pagani_options *opt, pagani_result *results)
+                     unsigned long long block, const pagani_options *opt,
+                     pagani_result *results, int *stop)
 {
     const int R = run->job.shifts;
-    int first = -1, running = 0, stop = 0, keep = 0;
+    const unsigned long long N = run->points;
+    int first = -1, running = 0, keep = 0;
     int rc = run->ops->sums(run->state, run->ids, run->live, 0, R, N + 1,
                             block, 1, run->part, run->faults);
 
-    if (rc == PAGANI_STOP_REQUESTED) { /* the block before is the estimate */
-        for (int m = 0; m < run->live; m++) {
-            pagani_result *res = &results[run->ids[m]];
-            res->status = PAGANI_STOPPED;
-            if (res->iterations > 0) continue;
-            for (int c = 0; c < run->ncomp; c++)
-                put_estimate(run, run->ids[m], c, res, NAN, INFINITY);
-        }
-        run->live = 0;
-        return PAGANI_OK;
-    }
+    *stop = 0;
     if (rc != PAGANI_OK && rc != PAGANI_ERR_NONFINITE) return rc;
     for (int m = 0; m < run->live; m++)
         if (add_block(run, m, it, N + block, results)) {
             if (first < 0) first = run->ids[m];
             running++;
         }
+    run->blocks = it;
+    run->points = N + block;
     if (opt->progress && running > 0)
-        stop = opt->progress(it, run->job.integrals == 1
-                                     ? (long long)(N + block) : running,
-                             results[first].value, results[first].error,
-                             opt->progress_data);
+        *stop = opt->progress(it, run->job.integrals == 1
+                                      ? (long long)(N + block) : running,
+                              results[first].value, results[first].error,
+                              opt->progress_data) != 0;
     for (int m = 0; m < run->live; m++) {
         int k = run->ids[m];
         if (results[k].status == PAGANI_NO_PROGRESS) continue; /* f failed */
-        results[k].status = decide(ctx, run, k, it, &results[k], stop, cut,
-                                   opt);
+        results[k].status = decide(ctx, run, k, it, &results[k], opt);
         results[k].by_epsabs = results[k].status == PAGANI_CONVERGED &&
                                !met(run, k, &results[k], opt, 0);
         if (results[k].status == PAGANI_MAX_ITERATIONS) run->ids[keep++] = k;
     }
     run->live = keep;
+    return PAGANI_OK;
+}
+
+/* Sums blocks it = run->blocks + 1 .. max_it, each as large as the
+ * points before it (the first `first`), until no integral runs, the
+ * evaluation cap (points per shift; 0: none) cuts a block, or a stop.
+ * The checkpoint is written after a block when due, and with the state
+ * that a run without limits or stops passes through whenever one ends
+ * the run: after the block the progress callback stopped or max_it
+ * ended, before the block that a stop request cut short or the cap cuts
+ * (that block is summed again on resume). */
+static int run_blocks(pagani_context *ctx, qmc_run *run, pagani_checkpoint *cp,
+                      int max_it, unsigned long long first,
+                      unsigned long long cap, const pagani_options *opt,
+                      pagani_result *results)
+{
+    unsigned long long block = run->points ? run->points : first;
+    int rc = PAGANI_OK;
+
+    for (int it = run->blocks + 1; it <= max_it && run->live > 0; it++) {
+        int cut = 0, stop = 0;
+        if (block > (1ULL << 62) - run->points) break; /* indices < 2^62 */
+        if (cap && run->points >= cap) { /* a resume under a lower cap */
+            end_running(run, PAGANI_MAX_EVALUATIONS, results);
+            break;
+        }
+        if (cap && run->points + block >= cap) {
+            block = cap - run->points;
+            cut = 1;
+            rc = qmc_checkpoint_write(ctx, cp, run, results);
+            if (rc != PAGANI_OK) return rc;
+        }
+        rc = run_block(ctx, run, it, block, opt, results, &stop);
+        if (rc == PAGANI_STOP_REQUESTED) {
+            rc = cut ? PAGANI_OK : qmc_checkpoint_write(ctx, cp, run, results);
+            end_running(run, PAGANI_STOPPED, results);
+            return rc;
+        }
+        if (rc != PAGANI_OK) return rc;
+        if (!cut && run->live > 0 &&
+            (stop || it == max_it || pagani_checkpoint_due(cp)))
+            rc = qmc_checkpoint_write(ctx, cp, run, results);
+        if (stop || cut)
+            end_running(run, stop ? PAGANI_STOPPED : PAGANI_MAX_EVALUATIONS,
+                        results);
+        if (rc != PAGANI_OK) return rc;
+        block = run->points;
+    }
     return PAGANI_OK;
 }
 
@@ -269,7 +315,8 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
 {
     int max_it = opt->max_iterations ? opt->max_iterations
                                      : PAGANI_QMC_DEFAULT_ITERATIONS;
-    unsigned long long N = 0, block, cap = 0;
+    unsigned long long first, cap = 0;
+    pagani_checkpoint cp;
     qmc_run run = {0};
     int rc;
 
@@ -278,7 +325,7 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE, "QMC is not "
                            "available on the %s backend",
                            pagani_backend_name(ctx->kind));
-    block = opt->qmc_initial_points ? (unsigned long long)opt->qmc_initial_points
+    first = opt->qmc_initial_points ? (unsigned long long)opt->qmc_initial_points
                                     : PAGANI_QMC_DEFAULT_POINTS;
     if ((rc = pagani_qmc_batch_job(ctx, f, batch, opt, &run.job)) != PAGANI_OK)
         return rc;
@@ -295,19 +342,13 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
                                "is below one point per shift (%d shifts)",
                                opt->max_evaluations, run.job.shifts);
     }
-    if ((rc = open_run(ctx, &run, results)) != PAGANI_OK) goto out;
-    for (int it = 1; it <= max_it && run.live > 0; it++) {
-        int cut = 0;
-        if (block > (1ULL << 62) - N) break;   /* indices stay below 2^62 */
-        if (cap && N + block >= cap) {
-            block = cap - N;
-            cut = 1;
-        }
-        rc = run_block(ctx, &run, it, N, block, cut, opt, results);
-        if (rc != PAGANI_OK) goto out;
-        N += block;
-        block = N;
-    }
+    pagani_checkpoint_open(&cp, f, batch, opt);
+    if ((rc = open_run(ctx, &run, results)) != PAGANI_OK ||
+        (rc = qmc_checkpoint_resume(ctx, &cp, first, &run, results)) !=
+            PAGANI_OK ||
+        (rc = run_blocks(ctx, &run, &cp, max_it, first, cap, opt,
+                         results)) != PAGANI_OK)
+        goto out;
     for (int k = 0; k < batch->count; k++)
         if (results[k].status != PAGANI_NO_PROGRESS &&
             results[k].status != PAGANI_STOPPED &&

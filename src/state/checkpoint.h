@@ -1,0 +1,60 @@
+/*
+ * checkpoint.h - what a method driver calls to checkpoint a run (options
+ * state_path and state_interval; DESIGN.md section 12): at its start, to
+ * resume from the file when there is one; at the end of an iteration, to
+ * ask whether a write is due and to write its payload (state_payload.h).
+ * The driver knows its payload, not files: the identity of the run, the
+ * clock of the interval and the file (state_file.h) are kept here.
+ *
+ * A checkpoint belongs to the call's method and pagani_call_identity,
+ * except that its options' fingerprint leaves out max_evaluations and
+ * max_iterations: they only end a run, so a run they stopped resumes with
+ * them raised and ends with the bits of the run they did not stop.
+ */
+#ifndef PAGANI_CHECKPOINT_H
+#define PAGANI_CHECKPOINT_H
+
+#include "internal.h"
+#include "state/state_payload.h"
+
+typedef struct pagani_checkpoint {
+    const char *path;          /* NULL: the run writes none */
+    double interval;           /* seconds; 0: only when it ends */
+    double last;               /* when it last wrote (or started) */
+    pagani_method method;
+    pagani_call_identity id;
+} pagani_checkpoint;
+
+/* The checkpoint of the run of batch with f and opt (opt->method chosen):
+ * none when opt->state_path is NULL. */
+void pagani_checkpoint_open(pagani_checkpoint *cp, const pagani_integrand *f,
+                            const struct pagani_batch *batch,
+                            const pagani_options *opt);
+
+/* Reads the file, when the run has one and it exists: PAGANI_OK with
+ * in->data NULL when there is nothing to resume, else with the payload
+ * in *in (free in->data with free()); PAGANI_ERR_STATE (the file is not
+ * this run's, or is damaged) and the read's other errors. */
+int pagani_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
+                             pagani_state_in *in);
+
+/* Whether the interval has passed since the last write (never with
+ * interval 0 or no file). */
+int pagani_checkpoint_due(const pagani_checkpoint *cp);
+
+/* Writes the payload (out->failed: PAGANI_ERR_NO_MEMORY) and restarts the
+ * interval; PAGANI_OK with no file. */
+int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
+                            const pagani_state_out *out);
+
+/* The checks of options state_path and state_interval (api.c): a path
+ * that is not empty, an interval >= 0 and finite; else PAGANI_ERR_OPTION. */
+int pagani_checkpoint_check_options(pagani_context *ctx,
+                                    const pagani_options *opt);
+
+/* Whether a run of opt->method (chosen) on ctx can checkpoint: always
+ * without state_path; QMC on a context without a layer (not MPI) so far;
+ * else PAGANI_ERR_OPTION. */
+int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt);
+
+#endif /* PAGANI_CHECKPOINT_H */

@@ -1,0 +1,50 @@
+/*
+ * state_file.h - a checkpoint file (DESIGN.md section 12): what wrote it,
+ * what it belongs to, a method's payload and a checksum; written
+ * atomically, read back with every check. It knows no method: the
+ * payload is bytes (state_payload.h) that a driver makes and takes apart.
+ *
+ * Layout, in 64-bit words of the byte order of the machine that wrote it
+ * (a file from the other byte order is refused as such):
+ *   magic "PGNSTATE", format version, library version (major << 32 |
+ *   minor << 16 | patch), method, the identity's PAGANI_CALL_FIELDS words
+ *   (pagani_call_identity), rank, ranks, payload bytes; then the payload,
+ *   zero-padded to whole words; then the checksum, FNV-1a
+ *   (state/identity.h) of every byte before it.
+ * A file is refused, PAGANI_ERR_STATE, when it is shorter than its header
+ * says (truncated), longer, or its checksum does not match (damaged),
+ * its magic is not ours (foreign), its format is newer, or it belongs to
+ * another call: the message names the first field that differs.
+ */
+#ifndef PAGANI_STATE_FILE_H
+#define PAGANI_STATE_FILE_H
+
+#include <stddef.h>
+#include "internal.h"
+
+/* What a checkpoint belongs to. */
+typedef struct pagani_state_header {
+    pagani_method method;
+    pagani_call_identity id;  /* pagani_call_identity_of the run */
+    int rank, ranks;          /* this process among the ranks that write */
+} pagani_state_header;
+
+/* Writes header and payload (bytes of it) to path, atomically: into a
+ * temporary file beside path, fsync, rename over path, fsync of the
+ * directory. A process killed at any point leaves path as it was or as
+ * written. PAGANI_OK, or PAGANI_ERR_SYSTEM naming the step and errno's
+ * reason (path left as it was). */
+int pagani_state_write(pagani_context *ctx, const char *path,
+                       const pagani_state_header *header,
+                       const void *payload, size_t bytes);
+
+/* Reads path when it exists: *found 0 (and PAGANI_OK) when it does not;
+ * else the file must be a checkpoint of `want` (every check above), and
+ * then *payload (malloc'd, the caller frees it) and *bytes hold its
+ * payload. PAGANI_ERR_STATE naming what does not fit, PAGANI_ERR_SYSTEM
+ * when the file cannot be read, PAGANI_ERR_NO_MEMORY. */
+int pagani_state_read(pagani_context *ctx, const char *path,
+                      const pagani_state_header *want, void **payload,
+                      size_t *bytes, int *found);
+
+#endif /* PAGANI_STATE_FILE_H */

@@ -1,0 +1,6 @@
+# Checkpoints (options state_path, state_interval): bit-identical resume
+# after every kind of interruption, refused files, a killed writer.
+check_PROGRAMS += tests/test_state
+tests_test_state_SOURCES = tests/test_state.c tests/tap.h
+tests_test_state_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_state

@@ -1,0 +1,575 @@
+/*
+ * test_state.c - checkpoints (pagani_options.state_path, README
+ * "Checkpoints and warm starts"), QMC on the CPU:
+ *  - a run interrupted after its first block, mid-run and one block
+ *    before it converges, by max_iterations, by the progress callback, by
+ *    a stop request and by max_evaluations, then run again with the
+ *    limits lifted, ends with the bits of the run never interrupted
+ *    (value, error, status, evaluations, iterations; the components of a
+ *    vector integrand), for one integral, a batch of three and a vector
+ *    integrand; also resumed twice in a row, and writing every block;
+ *  - a file of another integrand, parameter block, box, seed, method
+ *    (forged), number of ranks (forged), a truncated, corrupted (one byte
+ *    flipped), foreign (random bytes) or newer-format (forged) file is
+ *    refused with PAGANI_ERR_STATE and a message naming the difference,
+ *    and left as it was;
+ *  - a writer killed with SIGKILL at arbitrary moments leaves a file that
+ *    resumes to the same bits;
+ *  - bad options and a method without checkpoints are PAGANI_ERR_OPTION,
+ *    an unwritable path PAGANI_ERR_SYSTEM.
+ * The file's layout (src/state/state_file.h) is used to forge headers:
+ * 64-bit words, method at word 3, ranks at 13 and 14, the FNV-1a
+ * checksum last.
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "pagani.h"
+#include "tap.h"
+
+#define DIM 4
+#define K 3               /* integrals of the batch */
+#define NCOMP 2           /* components of the vector integrand */
+#define KILLS 6           /* writers killed */
+#define W_FORMAT 1
+#define W_METHOD 3
+#define W_RANK 13
+#define W_RANKS 14
+
+static pagani_context *ctx;
+static char dir[256], path[300];
+static long long calls; /* of gauss, from any thread */
+
+/* exp(-sum ((x_i - c) / w)^2), params {c, w}. */
+static double gauss(const double *x, int n, const void *params)
+{
+    const double *p = params;
+    double s = 0.0;
+    __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);
+    return exp(-s / (p[1] * p[1]));
+}
+
+/* The Gaussian and cos(sum x). */
+static void gauss_cos(const double *x, int n, const void *params, double *f)
+{
+    double s = 0.0;
+    f[0] = gauss(x, n, params);
+    for (int i = 0; i < n; i++) s += x[i];
+    f[1] = cos(s);
+}
+
+typedef enum { SINGLE, BATCH, VECTOR, FORMS } form;
+static const char *const form_names[FORMS] = {"one integral", "a batch of 3",
+                                              "a vector integrand"};
+
+/* How a run is interrupted at block `at`. */
+typedef enum { BY_ITERATIONS, BY_CALLBACK, BY_REQUEST, BY_EVALUATIONS,
+               WAYS } way;
+static const char *const way_names[WAYS] = {
+    "max_iterations", "the progress callback", "a stop request",
+    "max_evaluations"};
+
+static const double params[K][2] = {{0.4, 0.5}, {0.5, 0.7}, {0.6, 0.45}};
+static const double lower[DIM] = {0, 0, 0, 0}, upper[DIM] = {1, 1, 1, 1};
+
+/* What a run ended with. */
+typedef struct outcome {
+    int rc;
+    pagani_result r[K];
+    double values[NCOMP], errors[NCOMP];
+} outcome;
+
+typedef struct stopper {
+    int at;          /* stop at this block (0: never) */
+    int request;     /* by a stop request, else the callback's return */
+} stopper;
+
+static int progress(int iteration, long long size, double value, double error,
+                    void *data)
+{
+    stopper *s = data;
+    (void)size, (void)value, (void)error;
+    if (!s->at || iteration < s->at) return 0;
+    if (s->request) {
+        pagani_context_request_stop(ctx);
+        return 0;
+    }
+    return 1;
+}
+
+static pagani_options options(void)
+{
+    pagani_options o = pagani_options_default(PAGANI_QMC);
+    o.epsrel = 1e-5;
+    o.seed = 11;
+    o.qmc_shifts = 8;
+    o.qmc_initial_points = 256;
+    o.state_interval = 0.0;
+    return o;
+}
+
+/* Runs `which` with options o (state_path: file, or none). */
+static outcome run(pagani_integrand *f, form which, pagani_options o,
+                   const char *file)
+{
+    outcome out;
+    memset(&out, 0, sizeof out);
+    o.state_path = file;
+    if (which == BATCH)
+        out.rc = pagani_integrate_batch(ctx, f, K, params, sizeof params[0],
+                                        lower, upper, 0, &o, out.r);
+    else if (which == VECTOR)
+        out.rc = pagani_integrate_vector(ctx, f, lower, upper, &o, out.r,
+                                         out.values, out.errors);
+    else
+        out.rc = pagani_integrate(ctx, f, lower, upper, &o, out.r);
+    return out;
+}
+
+/* Whether two outcomes are the same bits (the time aside). */
+static int same(const outcome *a, const outcome *b, int count)
+{
+    if (a->rc != b->rc) return 0;
+    if (memcmp(a->values, b->values, sizeof a->values) ||
+        memcmp(a->errors, b->errors, sizeof a->errors))
+        return 0;
+    for (int k = 0; k < count; k++) {
+        const pagani_result *x = &a->r[k], *y = &b->r[k];
+        if (memcmp(&x->value, &y->value, sizeof x->value) ||
+            memcmp(&x->error, &y->error, sizeof x->error) ||
+            x->status != y->status || x->evaluations != y->evaluations ||
+            x->iterations != y->iterations || x->by_epsabs != y->by_epsabs)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether every integral of the outcome converged. */
+static int all_converged(const outcome *o, int count)
+{
+    for (int k = 0; k < count; k++)
+        if (o->r[k].status != PAGANI_CONVERGED) return 0;
+    return 1;
+}
+
+/* The most blocks any integral of the outcome summed. */
+static int blocks_of(const outcome *o, int count)
+{
+    int most = 0;
+    for (int k = 0; k < count; k++)
+        if (o->r[k].iterations > most) most = o->r[k].iterations;
+    return most;
+}
+
+/* The options that interrupt a run at block `at` in `how`. */
+static pagani_options interrupting(way how, int at, stopper *s,
+                                   const outcome *whole)
+{
+    pagani_options o = options();
+    memset(s, 0, sizeof *s);
+    switch (how) {
+    case BY_ITERATIONS: o.max_iterations = at; break;
+    case BY_CALLBACK:
+    case BY_REQUEST:
+        s->at = at;
+        s->request = how == BY_REQUEST;
+        o.progress = progress;
+        o.progress_data = s;
+        break;
+    default: { /* a cap inside block at + 1: that block is cut */
+        long long points = o.qmc_initial_points << at; /* after at + 1 */
+        (void)whole;
+        o.max_evaluations = (points - o.qmc_initial_points / 2) * o.qmc_shifts;
+    }
+    }
+    return o;
+}
+
+/* Whether a resumed run made the calls of the blocks after `at` alone:
+ * one integral sums (initial points) 2^(at - 1) per shift before them
+ * (the first block, then each as large as all before it);
+ * a batch, fewer calls than the whole run. */
+static int resumed_work(long long made, const outcome *whole, int at,
+                        int count)
+{
+    const pagani_options o = options();
+    long long before = (o.qmc_initial_points << (at - 1)) * o.qmc_shifts;
+    if (count > 1) return made < whole->r[0].evaluations * count;
+    return made == whole->r[0].evaluations - before;
+}
+
+/* Interrupts `which` at `at` in every way, resumes it, compares. */
+static void resume_checks(pagani_integrand *f, form which, int count,
+                          const outcome *whole, int at)
+{
+    for (way how = 0; how < WAYS; how++) {
+        stopper s;
+        pagani_options o = interrupting(how, at, &s, whole);
+        outcome cut, resumed;
+        struct stat st;
+
+        long long made;
+        unlink(path);
+        cut = run(f, which, o, path);
+        calls = 0;
+        resumed = run(f, which, options(), path);
+        made = calls;
+        tap_ok(cut.rc == PAGANI_OK && stat(path, &st) == 0 &&
+                   resumed_work(made, whole, at, count) &&
+                   (how == BY_EVALUATIONS || !all_converged(&cut, count)) &&
+                   same(&resumed, whole, count),
+               "%s stopped by %s at block %d (status %s) and resumed: the "
+               "bits of the run never stopped (%.17g +- %.3g, %d blocks)",
+               form_names[which], way_names[how], at,
+               pagani_status_name(cut.r[0].status), resumed.r[0].value,
+               resumed.r[0].error, resumed.r[0].iterations);
+    }
+}
+
+/* Resumed twice: stopped at 1, then at `mid`, then run to the end. */
+static void chain_check(pagani_integrand *f, form which, int count,
+                        const outcome *whole, int mid)
+{
+    pagani_options o = options();
+    outcome last;
+    int rc;
+
+    unlink(path);
+    o.max_iterations = 1;
+    rc = run(f, which, o, path).rc;
+    o.max_iterations = mid;
+    rc |= run(f, which, o, path).rc;
+    last = run(f, which, options(), path);
+    tap_ok(rc == PAGANI_OK && same(&last, whole, count),
+           "%s stopped at block 1, resumed and stopped at %d, resumed to the "
+           "end: the same bits", form_names[which], mid);
+}
+
+/* Writing after every block changes nothing; the file it leaves resumes
+ * to the same bits. */
+static void interval_check(pagani_integrand *f, form which, int count,
+                           const outcome *whole)
+{
+    pagani_options o = options();
+    outcome every, again;
+    struct stat st;
+
+    unlink(path);
+    o.state_interval = 1e-300;
+    every = run(f, which, o, path);
+    again = run(f, which, options(), path);
+    tap_ok(same(&every, whole, count) && stat(path, &st) == 0 &&
+               same(&again, whole, count),
+           "%s writing its state after every block: the same bits, and its "
+           "last file resumes to them", form_names[which]);
+}
+
+static void form_checks(pagani_integrand *f, form which)
+{
+    const int count = which == BATCH ? K : 1;
+    outcome whole = run(f, which, options(), NULL);
+    int blocks = blocks_of(&whole, count);
+    const int at[3] = {1, blocks / 2, blocks - 1};
+
+    tap_ok(whole.rc == PAGANI_OK && whole.r[0].status == PAGANI_CONVERGED &&
+               blocks >= 4,
+           "%s converges in %d blocks without checkpoints",
+           form_names[which], blocks);
+    for (int i = 0; i < 3; i++) resume_checks(f, which, count, &whole, at[i]);
+    chain_check(f, which, count, &whole, blocks / 2);
+    interval_check(f, which, count, &whole);
+}
+
+/* ---- refusals -------------------------------------------------------- */
+
+static size_t read_all(const char *file, unsigned char *buf, size_t cap)
+{
+    FILE *in = fopen(file, "rb");
+    size_t got = in ? fread(buf, 1, cap, in) : 0;
+    if (in) fclose(in);
+    return got;
+}
+
+static void write_all(const char *file, const unsigned char *buf, size_t n)
+{
+    FILE *out = fopen(file, "wb");
+    if (!out) return;
+    fwrite(buf, 1, n, out);
+    fclose(out);
+}
+
+/* The FNV-1a checksum of the file's words but the last, put last. */
+static void reseal(unsigned char *buf, size_t n)
+{
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i + 8 < n; i++) h = (h ^ buf[i]) * 0x100000001b3ULL;
+    memcpy(buf + n - 8, &h, 8);
+}
+
+static void set_word(unsigned char *buf, int word, unsigned long long v)
+{
+    memcpy(buf + 8 * (size_t)word, &v, 8);
+}
+
+/* A run of f with params p, box [0, top]^n and options o against the
+ * file: refused with PAGANI_ERR_STATE and a message holding `says`, the
+ * file left as it was. */
+static void refused(pagani_integrand *f, const double *p, double top,
+                    pagani_options o, const char *says, const char *what)
+{
+    static unsigned char before[1 << 16], after[1 << 16];
+    double up[DIM] = {top, top, top, top};
+    size_t n = read_all(path, before, sizeof before);
+    pagani_result r;
+    int rc;
+
+    pagani_integrand_set_params(f, p, 2 * sizeof(double));
+    o.state_path = path;
+    rc = pagani_integrate(ctx, f, lower, up, &o, &r);
+    tap_ok(rc == PAGANI_ERR_STATE &&
+               strstr(pagani_context_message(ctx), says) &&
+               read_all(path, after, sizeof after) == n &&
+               !memcmp(before, after, n),
+           "%s: PAGANI_ERR_STATE, file kept: %s", what,
+           pagani_context_message(ctx));
+}
+
+static void refusal_checks(pagani_integrand *f)
+{
+    static unsigned char good[1 << 16], bad[1 << 16];
+    pagani_options o = options(), seed = options();
+    pagani_integrand *g = NULL, *h = NULL;
+    size_t n;
+
+    unlink(path);
+    o.max_iterations = 2;
+    pagani_integrand_set_params(f, params[0], sizeof params[0]);
+    run(f, SINGLE, o, path);
+    n = read_all(path, good, sizeof good);
+    tap_ok(n > 128, "a checkpoint of %zu bytes", n);
+
+    refused(f, params[1], 1.0, options(), "the parameter blocks",
+            "another parameter block");
+    refused(f, params[0], 0.9, options(), "the boxes", "another box");
+    seed.seed = 12;
+    refused(f, params[0], 1.0, seed, "the options", "another seed");
+
+    memcpy(bad, good, n);
+    set_word(bad, W_METHOD, PAGANI_VEGAS);
+    reseal(bad, n);
+    write_all(path, bad, n);
+    refused(f, params[0], 1.0, options(), "another method (vegas",
+            "another method (forged)");
+
+    memcpy(bad, good, n);
+    set_word(bad, W_RANK, 1);
+    set_word(bad, W_RANKS, 4);
+    reseal(bad, n);
+    write_all(path, bad, n);
+    refused(f, params[0], 1.0, options(), "rank 1 of 4 ranks",
+            "another number of ranks (forged)");
+
+    memcpy(bad, good, n);
+    set_word(bad, W_FORMAT, 2);
+    reseal(bad, n);
+    write_all(path, bad, n);
+    refused(f, params[0], 1.0, options(), "of format 2",
+            "a newer format (forged)");
+
+    write_all(path, good, n / 2);
+    refused(f, params[0], 1.0, options(), "truncated", "half a file");
+    write_all(path, good, 20);
+    refused(f, params[0], 1.0, options(), "truncated", "20 bytes of a file");
+
+    memcpy(bad, good, n);
+    bad[n / 2] ^= 0x10;
+    write_all(path, bad, n);
+    refused(f, params[0], 1.0, options(), "damaged", "a byte flipped");
+
+    srand(5);
+    for (size_t i = 0; i < n; i++) bad[i] = (unsigned char)rand();
+    write_all(path, bad, n);
+    refused(f, params[0], 1.0, options(), "no libpagani checkpoint",
+            "random bytes");
+
+    /* source integrands: the source is the integrand's identity */
+    if (pagani_integrand_from_source(ctx, &g, DIM, "return exp(-x[0]);",
+                                     NULL, 0) == PAGANI_OK &&
+        pagani_integrand_from_source(ctx, &h, DIM, "return exp(-x[1]);",
+                                     NULL, 0) == PAGANI_OK) {
+        pagani_result r;
+        int rc;
+        unlink(path);
+        o.state_path = path;
+        pagani_integrate(ctx, g, lower, upper, &o, &r);
+        rc = pagani_integrate(ctx, h, lower, upper, &o, &r);
+        tap_ok(rc == PAGANI_ERR_STATE &&
+                   strstr(pagani_context_message(ctx), "the integrand"),
+               "another source: PAGANI_ERR_STATE: %s",
+               pagani_context_message(ctx));
+    } else
+        tap_skip("source integrands do not compile here: %s",
+                 pagani_context_message(ctx));
+    pagani_integrand_destroy(g);
+    pagani_integrand_destroy(h);
+    pagani_integrand_set_params(f, params[0], sizeof params[0]);
+}
+
+static void option_checks(pagani_integrand *f)
+{
+    pagani_options o = options();
+    pagani_result r;
+    int rc;
+
+    o.state_path = "";
+    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
+    tap_ok(rc == PAGANI_ERR_OPTION, "an empty state_path is PAGANI_ERR_OPTION");
+    o = options();
+    o.state_path = path;
+    o.state_interval = -1.0;
+    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
+    tap_ok(rc == PAGANI_ERR_OPTION, "state_interval -1 is PAGANI_ERR_OPTION");
+    o.state_interval = NAN;
+    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
+    tap_ok(rc == PAGANI_ERR_OPTION, "state_interval NaN is PAGANI_ERR_OPTION");
+    o = pagani_options_default(PAGANI_CUBATURE);
+    o.state_path = path;
+    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
+    tap_ok(rc == PAGANI_ERR_OPTION &&
+               strstr(pagani_context_message(ctx), "QMC only"),
+           "cubature with state_path is PAGANI_ERR_OPTION: %s",
+           pagani_context_message(ctx));
+    o = options();
+    o.state_path = "/nonexistent-pagani-dir/run.state";
+    o.max_iterations = 1;
+    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
+    tap_ok(rc == PAGANI_ERR_SYSTEM &&
+               strstr(pagani_context_message(ctx), "temporary file"),
+           "a path in a missing directory is PAGANI_ERR_SYSTEM: %s",
+           pagani_context_message(ctx));
+    tap_ok(pagani_options_default(PAGANI_QMC).state_interval == 600.0 &&
+               !pagani_options_default(PAGANI_QMC).state_path,
+           "the default: no file, an interval of 600 s");
+    tap_ok(strcmp(pagani_strerror(PAGANI_ERR_STATE), "unknown error code") != 0,
+           "PAGANI_ERR_STATE has a name: %s", pagani_strerror(PAGANI_ERR_STATE));
+}
+
+/* ---- a writer killed --------------------------------------------------- */
+
+/* The child: resumes and writes after every block, over and over (when
+ * the run is done, a copy of its first file is renamed over the file). */
+static void writer(void)
+{
+    static unsigned char first[1 << 16];
+    char reset[320];
+    pagani_context *c = NULL;
+    pagani_integrand *f = NULL;
+    pagani_options o = options();
+    pagani_result r;
+    size_t n;
+
+    pagani_context_create(&c, PAGANI_BACKEND_CPU);
+    pagani_context_set_threads(c, 1);
+    pagani_integrand_from_function(c, &f, DIM, gauss, params[0],
+                                   sizeof params[0]);
+    snprintf(reset, sizeof reset, "%s.reset", path);
+    o.state_path = path;
+    o.max_iterations = 1;
+    pagani_integrate(c, f, lower, upper, &o, &r);
+    n = read_all(path, first, sizeof first);
+    o.max_iterations = 0;
+    o.state_interval = 1e-300;
+    for (;;) {
+        pagani_integrate(c, f, lower, upper, &o, &r);
+        write_all(reset, first, n);
+        rename(reset, path);
+    }
+}
+
+/* Kills KILLS writers after 1, 2, 4, ... ms of writing (the file exists
+ * when the clock starts) and keeps what each left. Runs before this
+ * process starts OpenMP threads, which a fork does not carry. */
+static int killed[KILLS];
+static unsigned char left[KILLS][1 << 16];
+static size_t left_size[KILLS];
+
+static void kill_writers(void)
+{
+    for (int i = 0; i < KILLS; i++) {
+        struct stat st;
+        pid_t pid;
+        unlink(path);
+        pid = fork();
+        if (pid == 0) writer();
+        if (pid < 0) continue;
+        while (stat(path, &st) != 0) usleep(200);
+        usleep(1000u << i);
+        killed[i] = kill(pid, SIGKILL) == 0;
+        waitpid(pid, NULL, 0);
+        left_size[i] = read_all(path, left[i], sizeof left[i]);
+    }
+}
+
+static void killed_checks(pagani_integrand *f, const outcome *whole)
+{
+    for (int i = 0; i < KILLS; i++) {
+        outcome resumed;
+        write_all(path, left[i], left_size[i]);
+        resumed = run(f, SINGLE, options(), path);
+        tap_ok(killed[i] && left_size[i] > 0 && same(&resumed, whole, 1),
+               "a writer killed with SIGKILL after %u ms left a file of %zu "
+               "bytes that resumes to the same bits", 1u << i, left_size[i]);
+    }
+}
+
+/* Removes the directory's files (temporaries a killed writer left). */
+static void clean(void)
+{
+    char command[400];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    if (system(command) != 0) tap_diag("could not remove %s", dir);
+}
+
+int main(void)
+{
+    pagani_integrand *f = NULL, *v = NULL;
+    const char *tmp = getenv("TMPDIR");
+
+    alarm(tap_hang_seconds());
+    snprintf(dir, sizeof dir, "%s/pagani-state-XXXXXX", tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) return tap_skip_all("cannot create a temp dir");
+    snprintf(path, sizeof path, "%s/run.state", dir);
+    kill_writers();
+
+    if (pagani_context_create(&ctx, PAGANI_BACKEND_CPU) != PAGANI_OK)
+        return tap_skip_all("no CPU context");
+    pagani_context_set_threads(ctx, 2);
+    pagani_integrand_from_function(ctx, &f, DIM, gauss, params[0],
+                                   sizeof params[0]);
+    pagani_integrand_from_vector_function(ctx, &v, DIM, NCOMP, gauss_cos,
+                                          params[0], sizeof params[0]);
+    form_checks(f, SINGLE);
+    form_checks(f, BATCH);
+    form_checks(v, VECTOR);
+    {
+        outcome whole = run(f, SINGLE, options(), NULL);
+        killed_checks(f, &whole);
+    }
+    refusal_checks(f);
+    option_checks(f);
+
+    pagani_integrand_destroy(f);
+    pagani_integrand_destroy(v);
+    pagani_context_destroy(ctx);
+    clean();
+    tap_done();
+    return tap_exit_code();
+}
