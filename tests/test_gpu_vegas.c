@@ -64,6 +64,7 @@ int main(void)
     }
     vegas_check_reproducible(gpu);
     vegas_check_no_signal(gpu);
+    vegas_check_constant(gpu);
     vegas_check_disc(gpu);
     vegas_check_heavy_tails(gpu);
     vegas_check_high_dimension(gpu);

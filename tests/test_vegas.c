@@ -100,6 +100,7 @@ int main(void)
     vegas_check_reproducible(ctx);
     check_threads();
     vegas_check_no_signal(ctx);
+    vegas_check_constant(ctx);
     vegas_check_disc(ctx);
     vegas_check_heavy_tails(ctx);
     vegas_check_high_dimension(ctx);

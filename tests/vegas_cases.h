@@ -21,6 +21,9 @@
 /* Zero everywhere, and a peak of width 1e-4 at the centre that samples
  * never reach (exp underflows to 0 more than 4e-3 away from it). */
 PAGANI_INTEGRAND(vegas_zero, { return 0.0 * x[0]; })
+/* A constant: every sample of every iteration is 3 (each iteration's
+ * variance 0), so the iterations differ only by rounding. */
+PAGANI_INTEGRAND(vegas_constant, { return 3.0 + 0.0 * x[0]; })
 PAGANI_INTEGRAND(vegas_needle, {
     double s = 0.0;
     for (int i = 0; i < n; i++) s += (x[i] - 0.5) * (x[i] - 0.5);
@@ -201,6 +204,24 @@ static void vegas_check_no_signal(pagani_context *ctx)
                r.value, r.error, r.iterations);
         pagani_integrand_destroy(f);
     }
+}
+
+/* A constant over [0,2] (chi2/dof came out infinite from iterations whose
+ * variance is 0 and whose estimates differ by rounding, and Vegas never
+ * converged): converges, 6 within the reported error, which is at most
+ * rounding's. */
+static void vegas_check_constant(pagani_context *ctx)
+{
+    vegas_case c = {"constant", &vegas_constant, 1, 0, 2, 6.0, 1e-6, 1e4, 0, 0};
+    pagani_integrand *f = vegas_make(ctx, c.def, c.n, NULL, 0);
+    pagani_result r;
+    int rc = f ? vegas_run(ctx, f, &c, 1, &r) : -1;
+    tap_ok(rc == PAGANI_OK && r.status == PAGANI_CONVERGED &&
+           fabs(r.value - 6.0) <= r.error + 1e-12 * 6.0 && r.error <= 1e-12,
+           "constant 3 over [0,2]: %s, %.17g +- %g after %d iterations",
+           rc == PAGANI_OK ? pagani_status_name(r.status) : pagani_strerror(rc),
+           r.value, r.error, r.iterations);
+    pagani_integrand_destroy(f);
 }
 
 /* The disc (issue 19) over seeds 1 .. 10 at 1e4 calls an iteration to

@@ -210,7 +210,8 @@ static void combine_plain(const vegas_run *r, const vegas_member *m, int comp,
  * iterations first..last. An iteration whose variance came out 0 (no two
  * samples of a piece differed) has an unknown error, not a zero one: it
  * is left out, unless all are such, when the plain average is taken with
- * error 0 (a constant, or nothing seen). When one of the iterations is
+ * the iterations' largest distance from it as the error (a constant, whose
+ * iterations differ only by rounding, or nothing seen). When one of the iterations is
  * tail-dominated (vegas_member.tail) and there are at least 2, the plain
  * average with the error from the iterations' spread is taken instead
  * (chi2/dof, still reported, is that of the iterations' own variances
@@ -240,7 +241,8 @@ static vegas_combined combine(const vegas_run *r, const vegas_member *m,
     if (weighted == 0) {
         c.value = sum / c.count;
         for (int k = first; k <= last; k++)
-            if (estimate[k] != c.value) c.chi2_dof = INFINITY;
+            if (fabs(estimate[k] - c.value) > c.error)
+                c.error = fabs(estimate[k] - c.value);
         return c;
     }
     c.value = swi / sw;
