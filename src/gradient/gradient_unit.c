@@ -22,7 +22,7 @@ static const char host_head[] =
 static const char cuda_head[] =
     "#define PAGANI_GRADIENT_M %d\n"
     "#define PAGANI_DUAL_MEMBER __device__\n"
-    "#define PAGANI_DUAL_FN static __device__ __forceinline__\n";
+    "#define PAGANI_DUAL_FN __device__ __forceinline__\n";
 
 /* p: the parameter block as duals, read by index; the lines that seed
  * the chosen parameters' derivatives (seed_line, %d: j, then which[j])
@@ -47,7 +47,9 @@ static const char p_tail[] =
 static const char wrapped_body[] = "pagani_gradient_eval(x, params, f);";
 
 /* The user's code as a function of duals (%d: n; then, vector form,
- * ncomp), the user's text between body_open and body_close. */
+ * ncomp), the user's text after user_open, between body_open and
+ * body_close (a function body) or expr_open and expr_close (an
+ * expression). */
 static const char user_scalar[] =
     "PAGANI_DUAL_FN pagani_dual pagani_gradient_user(const double *x,\n"
     "    const pagani_gradient_p p, const pagani_gradient_raw_params params)\n"
@@ -64,9 +66,10 @@ static const char user_vector[] =
 static const char user_open[] =
     "    (void)x; (void)n; (void)p; (void)params;\n"
     "#define double pagani_dual\n"
-    "    {\n#line 1 \"integrand\"\n";
+    "    {\n";
+static const char body_open[] = "#line 1 \"integrand\"\n";
 static const char expr_open[] = "    return (\n#line 1 \"integrand\"\n";
-static const char user_close[] =
+static const char body_close[] =
     "\n#line 1 \"end-of-integrand\"\n"
     "    }\n"
     "#undef double\n"
@@ -74,6 +77,7 @@ static const char user_close[] =
 static const char expr_close[] =
     "\n#line 1 \"end-of-integrand\"\n"
     "    );\n"
+    "    }\n"
     "#undef double\n"
     "}\n";
 
@@ -116,9 +120,9 @@ static void write_user(FILE *out, const struct pagani_gradient *g,
     else
         fprintf(out, user_scalar, n);
     fputs(user_open, out);
-    if (!body) fputs(expr_open, out);
+    fputs(body ? body_open : expr_open, out);
     fwrite(source, 1, len, out);
-    fputs(body ? user_close : expr_close, out);
+    fputs(body ? body_close : expr_close, out);
     fprintf(out, eval_head, g->values, g->params);
     if (g->source_ncomp > 0)
         fprintf(out, eval_vector, g->values);
