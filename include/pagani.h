@@ -672,7 +672,10 @@ int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
  * holds the nwhich indices k of the parameters p[k] to differentiate by
  * (each inside the block, none twice; else PAGANI_ERR_PARAMS), or is NULL
  * for all of them, p[0] .. p[params_size / 8 - 1] (nwhich ignored). ncomp
- * (1 + m) above PAGANI_MAX_COMPONENTS is PAGANI_ERR_COMPONENTS.
+ * (1 + m) above PAGANI_MAX_COMPONENTS is PAGANI_ERR_COMPONENTS. A block
+ * given later (pagani_integrand_set_params, a batch's blocks) must be at
+ * least params_size bytes, else PAGANI_ERR_PARAMS: the compiled code reads
+ * that many as dual numbers.
  *
  * The derivatives are the source's own, in forward mode: the library
  * compiles the source once more as C++ where `double` is a dual number

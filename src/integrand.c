@@ -96,12 +96,21 @@ static int copy_params(pagani_integrand *f, const void *params,
 /* Whether a parameter block of params_size bytes covers what f's source
  * reads (the facts its source scan left in f, so the check costs nothing
  * per call): PAGANI_ERR_PARAMS, with the line, when the source reads p or
- * params and there is no block, or reads a literal p[K] outside it. */
+ * params and there is no block, or reads a literal p[K] outside it; and
+ * when a gradient's source reads more doubles as duals than it holds. */
 int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
                         size_t params_size)
 {
     size_t count = param_doubles(params_size);
 
+    if (f->gradient && f->gradient->which &&
+        count < (size_t)f->gradient->params_doubles)
+        return pagani_fail(ctx, PAGANI_ERR_PARAMS, "a parameter block of "
+                           "%zu bytes, but the gradient integrand reads %d "
+                           "doubles of parameters as dual numbers: give it "
+                           "blocks at least as large as the one it was "
+                           "made with", params_size,
+                           f->gradient->params_doubles);
     if (!f->params_line) return PAGANI_OK;
     if (params_size == 0)
         return pagani_fail(ctx, PAGANI_ERR_PARAMS, "integrand:%d: the "

@@ -23,6 +23,9 @@ struct pagani_gradient {
     int source_ncomp;   /* source: 0 for the scalar form, else c */
     int *which;         /* source: the m parameter indices (owned), else
                            NULL (a host function computes its own) */
+    int params_doubles; /* source: the doubles of the block its unit
+                           reads as duals (the block at creation, padded);
+                           a block must hold at least as many */
 };
 
 /* Frees g; NULL is allowed. */

@@ -54,6 +54,8 @@ static int source_gradient(pagani_context *ctx, int ncomp, size_t params_size,
     g->values = values;
     g->params = m;
     g->source_ncomp = ncomp;
+    g->params_doubles = (int)(pagani_params_padded(params_size) /
+                              sizeof(double));
     for (int j = 0; j < m; j++) g->which[j] = which ? which[j] : j;
     *out = g;
     return PAGANI_OK;

@@ -3,7 +3,8 @@
  * (gradient.h): the dual numbers, then pagani_source_wrap's unit for a
  * vector form whose body calls pagani_gradient_eval, then the user's
  * source compiled with `double` meaning a dual number, p the parameter
- * block as duals seeded with unit derivatives for the parameters chosen,
+ * block as an array of duals seeded with unit derivatives for the
+ * parameters chosen,
  * and x plain doubles.
  */
 #define _GNU_SOURCE /* open_memstream */
@@ -24,21 +25,9 @@ static const char cuda_head[] =
     "#define PAGANI_DUAL_MEMBER __device__\n"
     "#define PAGANI_DUAL_FN __device__ __forceinline__\n";
 
-/* p: the parameter block as duals, read by index; the lines that seed
- * the chosen parameters' derivatives (seed_line, %d: j, then which[j])
- * sit between p_head and p_tail. params: the block's bytes, which no
- * derivative can follow, as a type that converts to nothing. */
-static const char p_head[] =
-    "struct pagani_gradient_p {\n"
-    "    const double *v;\n"
-    "    PAGANI_DUAL_MEMBER pagani_dual operator[](long long k) const\n"
-    "    {\n"
-    "        pagani_dual r(v[k]);\n";
-static const char seed_line[] = "        r.d[%d] = k == %d ? 1.0 : 0.0;\n";
-static const char p_tail[] =
-    "        return r;\n"
-    "    }\n"
-    "};\n"
+/* params: the block's bytes, which no derivative can follow, as a type
+ * that converts to nothing; and the entry, defined after the wrapper. */
+static const char declarations[] =
     "struct pagani_gradient_raw_params {};\n"
     "PAGANI_DUAL_FN void pagani_gradient_eval(const double *x, "
     "const void *params, double *f);\n";
@@ -52,12 +41,12 @@ static const char wrapped_body[] = "pagani_gradient_eval(x, params, f);";
  * expression). */
 static const char user_scalar[] =
     "PAGANI_DUAL_FN pagani_dual pagani_gradient_user(const double *x,\n"
-    "    const pagani_gradient_p p, const pagani_gradient_raw_params params)\n"
+    "    const pagani_dual *p, const pagani_gradient_raw_params params)\n"
     "{\n"
     "    const int n = %d;\n";
 static const char user_vector[] =
     "PAGANI_DUAL_FN void pagani_gradient_user(const double *x,\n"
-    "    const pagani_gradient_p p, const pagani_gradient_raw_params params,\n"
+    "    const pagani_dual *p, const pagani_gradient_raw_params params,\n"
     "    pagani_dual *f)\n"
     "{\n"
     "    const int n = %d;\n"
@@ -81,16 +70,22 @@ static const char expr_close[] =
     "#undef double\n"
     "}\n";
 
-/* The entry the wrapped body calls: the values into f[0..c-1], their
- * derivatives after them (%d: c, m; a vector form's components start as
- * NaN, so that one left unset reads as not finite). */
+/* The entry the wrapped body calls: p, the block's %d doubles as duals
+ * whose chosen parameters are seeded with unit derivatives (seed_line,
+ * %d: which[j], then j); the values into f[0..c-1], their derivatives
+ * after them (%d: c, m; a vector form's components start as NaN, so that
+ * one left unset reads as not finite). */
 static const char eval_head[] =
     "PAGANI_DUAL_FN void pagani_gradient_eval(const double *x, "
     "const void *params, double *f)\n"
     "{\n"
-    "    const int c_count = %d, m = %d;\n"
-    "    const pagani_gradient_p p = {(const double *)params};\n"
-    "    const pagani_gradient_raw_params raw = {};\n";
+    "    const double *block = (const double *)params;\n"
+    "    const pagani_gradient_raw_params raw = {};\n"
+    "    pagani_dual p[%d];\n"
+    "    for (int k = 0; k < (int)(sizeof p / sizeof p[0]); k++)\n"
+    "        p[k] = pagani_dual(block[k]);\n";
+static const char seed_line[] = "    p[%d].d[%d] = 1.0;\n";
+static const char eval_counts[] = "    const int c_count = %d, m = %d;\n";
 static const char eval_scalar[] =
     "    pagani_dual r[1] = {pagani_gradient_user(x, p, raw)};\n";
 static const char eval_vector[] =
@@ -123,7 +118,10 @@ static void write_user(FILE *out, const struct pagani_gradient *g,
     fputs(body ? body_open : expr_open, out);
     fwrite(source, 1, len, out);
     fputs(body ? body_close : expr_close, out);
-    fprintf(out, eval_head, g->values, g->params);
+    fprintf(out, eval_head, g->params_doubles);
+    for (int j = 0; j < g->params; j++)
+        fprintf(out, seed_line, g->which[j], j);
+    fprintf(out, eval_counts, g->values, g->params);
     if (g->source_ncomp > 0)
         fprintf(out, eval_vector, g->values);
     else
@@ -151,10 +149,7 @@ char *pagani_gradient_unit(const pagani_integrand *f,
     for (const pagani_dual_refusal *r = pagani_dual_refused; r->name; r++)
         fprintf(out, "PAGANI_DUAL_FN pagani_dual %s(%s) = delete;\n",
                 r->name, r->arguments);
-    fputs(p_head, out);
-    for (int j = 0; j < g->params; j++)
-        fprintf(out, seed_line, j, g->which[j]);
-    fputs(p_tail, out);
+    fputs(declarations, out);
     fputs(wrapped, out);
     free(wrapped);
     write_user(out, g, f->source, f->n);
