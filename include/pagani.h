@@ -729,6 +729,29 @@ int pagani_integrate_gradient(pagani_context *ctx, pagani_integrand *f,
                               double *error, double *gradient,
                               double *gradient_error);
 
+/* The derivatives of the integral of f over the box by its limits: the
+ * integrals over its 2n faces, d/dupper[i] = the integral of f over the
+ * face x_i = upper[i] and d/dlower[i] = minus the integral over x_i =
+ * lower[i], each an (n-1)-dimensional integral that the library runs
+ * with options (all 2n as one batch, pagani_integrate_batch_vector).
+ * f: source (every backend) or a one-point host function (CPU; a block
+ * function is PAGANI_ERR_NO_FORM), scalar or vector, not a gradient
+ * integrand (PAGANI_ERR_COMPONENTS: make a plain one of the same source).
+ * Needs n >= 2 (PAGANI_ERR_DIMENSION) and finite limits, lower < upper
+ * (PAGANI_ERR_BOUNDS). Component k of f's derivative by lower[i] is in
+ * dlower[i * ncomp + k] with its error in dlower_error[i * ncomp + k],
+ * the same for upper; results[i] is the face at lower[i], results[n + i]
+ * the face at upper[i] (2n results; their status says whether each
+ * converged). Expensive on a first call with source: compiles the face
+ * integrand. The arrays are written when the call returns PAGANI_OK or
+ * PAGANI_ERR_NONFINITE. */
+int pagani_integrate_limits_gradient(pagani_context *ctx, pagani_integrand *f,
+                                     const double *lower, const double *upper,
+                                     const pagani_options *options,
+                                     pagani_result *results, double *dlower,
+                                     double *dlower_error, double *dupper,
+                                     double *dupper_error);
+
 /* ---- QMC in parts ---------------------------------------------------- */
 
 /*

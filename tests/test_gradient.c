@@ -15,7 +15,9 @@
  *    gradient within the reported errors;
  *  - a host function's derivatives; a batch of gradients equal to single
  *    calls; bad arguments; constructs the differentiator refuses, each
- *    named in the message.
+ *    named in the message;
+ *  - the derivatives by the limits of a Gaussian integral against the
+ *    analytic face integrals, from source and from a host function.
  */
 #include <complex.h>
 #include <math.h>
@@ -550,6 +552,73 @@ static void check_batch(pagani_context *ctx)
     pagani_integrand_destroy(f);
 }
 
+/* ---- derivatives by the limits ---------------------------------------- */
+
+/* exp(-sum a_i^2 (x_i - u_i)^2) over [lo, hi] in 3-D: d/dhi_k is
+ * exp(-a_k^2 (hi_k - u_k)^2) times the other axes' integrals, d/dlo_k
+ * minus the same at lo_k; from source and from a host function, to the
+ * options' tolerance. */
+static double gaussian_host(const double *x, int n, const void *params)
+{
+    const double *a = (const double *)params, *u = a + n;
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i] * a[i] * (x[i] - u[i]) * (x[i] - u[i]);
+    return exp(-s);
+}
+
+static void check_limits(pagani_context *ctx)
+{
+    const int n = 3;
+    double p[6] = {1.3, 0.7, 2.1, 0.4, 0.55, 0.3};
+    double lo[3] = {-0.2, 0.1, 0.0}, hi[3] = {0.9, 1.2, 0.8};
+    double F[3], dlo[3], dhi[3], vlo[3], elo[3], vhi[3], ehi[3];
+    pagani_options o = pagani_options_default(PAGANI_CUBATURE);
+    pagani_result r[6];
+
+    o.epsrel = 1e-9;
+    for (int i = 0; i < n; i++) {
+        double a = p[i], u = p[n + i];
+        F[i] = sqrt(M_PI) / (2 * a) * (erf(a * (hi[i] - u)) -
+                                       erf(a * (lo[i] - u)));
+        dhi[i] = exp(-a * a * (hi[i] - u) * (hi[i] - u));
+        dlo[i] = -exp(-a * a * (lo[i] - u) * (lo[i] - u));
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (j != i) {
+                dhi[i] *= F[j];
+                dlo[i] *= F[j];
+            }
+    for (int form = 0; form < 2; form++) {
+        pagani_integrand *f = NULL;
+        int rc = form == 0 ?
+            pagani_integrand_from_source(ctx, &f, n, genz_source(
+                GENZ_GAUSSIAN), p, sizeof p) :
+            pagani_integrand_from_function(ctx, &f, n, gaussian_host, p,
+                                           sizeof p);
+        int ok = 1;
+        const char *what = form == 0 ? "source" : "host function";
+        rc = rc == PAGANI_OK ?
+            pagani_integrate_limits_gradient(ctx, f, lo, hi, &o, r, vlo, elo,
+                                             vhi, ehi) : rc;
+        tap_ok(rc == PAGANI_OK, "limits, %s: the 6 faces integrate (%s)",
+               what, pagani_context_message(ctx));
+        for (int i = 0; rc == PAGANI_OK && i < n; i++) {
+            ok &= r[i].status == PAGANI_CONVERGED &&
+                  r[n + i].status == PAGANI_CONVERGED;
+            ok &= fabs(vlo[i] - dlo[i]) <= 1e-9 * fabs(dlo[i]) &&
+                  fabs(vhi[i] - dhi[i]) <= 1e-9 * fabs(dhi[i]);
+            ok &= elo[i] <= 1e-9 * fabs(vlo[i]) && ehi[i] <= 1e-9 * fabs(vhi[i]);
+        }
+        tap_ok(rc == PAGANI_OK && ok, "limits, %s: every d/dlower and "
+               "d/dupper converged within 1e-9 of the analytic face "
+               "integrals (d/dupper[0] %.12g, true %.12g)", what, vhi[0],
+               dhi[0]);
+        pagani_integrand_destroy(f);
+    }
+}
+
 /* ---- bad arguments and refused constructs ----------------------------- */
 
 static void check_errors(pagani_context *ctx)
@@ -597,6 +666,24 @@ static void check_errors(pagani_context *ctx)
            "a block smaller than at creation: PAGANI_ERR_PARAMS (%s)",
            pagani_context_message(ctx));
     pagani_integrand_destroy(f);
+    f = NULL;
+    pagani_integrand_from_source(ctx, &f, 1, "x[0]", NULL, 0);
+    tap_ok(pagani_integrate_limits_gradient(ctx, f, lo, hi, NULL, &r, &v, &e,
+                                            &g, &ge) == PAGANI_ERR_DIMENSION,
+           "limits' derivatives in 1-D: PAGANI_ERR_DIMENSION");
+    pagani_integrand_destroy(f);
+    f = NULL;
+    pagani_integrand_from_source(ctx, &f, 2, "x[0]", NULL, 0);
+    hi[1] = INFINITY;
+    {
+        pagani_result rs[4];
+        double d[8];
+        tap_ok(pagani_integrate_limits_gradient(ctx, f, lo, hi, NULL, rs, d,
+                                                d + 2, d + 4, d + 6) ==
+                   PAGANI_ERR_BOUNDS,
+               "limits' derivatives of an unbounded axis: PAGANI_ERR_BOUNDS");
+    }
+    pagani_integrand_destroy(f);
 }
 
 /* Each construct is refused at compile time with its name and line. */
@@ -642,6 +729,7 @@ int main(void)
     check_differences(ctx);
     check_function(ctx);
     check_batch(ctx);
+    check_limits(ctx);
     check_genz(ctx);
     pagani_context_destroy(ctx);
     tap_done();
