@@ -1,5 +1,6 @@
 /*
- * test_gradient.c - gradients on the CPU backend (pagani.h, "gradients"):
+ * test_gradient.c - gradients on the CPU backend, and where a GPU is
+ * usable the source checks again on CUDA (pagani.h, "gradients"):
  *  - Genz's oscillatory, product peak, Gaussian and C0 families in 2, 5
  *    and 8 dimensions, seeded instances, differentiated by every width
  *    and centre: under every method (C0: cubature in 2-D only), no
@@ -567,7 +568,7 @@ static double gaussian_host(const double *x, int n, const void *params)
     return exp(-s);
 }
 
-static void check_limits(pagani_context *ctx)
+static void check_limits(pagani_context *ctx, int host_forms)
 {
     const int n = 3;
     double p[6] = {1.3, 0.7, 2.1, 0.4, 0.55, 0.3};
@@ -590,7 +591,7 @@ static void check_limits(pagani_context *ctx)
                 dhi[i] *= F[j];
                 dlo[i] *= F[j];
             }
-    for (int form = 0; form < 2; form++) {
+    for (int form = 0; form < 1 + host_forms; form++) {
         pagani_integrand *f = NULL;
         int rc = form == 0 ?
             pagani_integrand_from_source(ctx, &f, n, genz_source(
@@ -715,23 +716,39 @@ static void check_refusals(pagani_context *ctx)
     }
 }
 
+/* The checks of source integrands, on ctx's backend. */
+static void check_source(pagani_context *ctx)
+{
+    check_refusals(ctx);
+    check_hand(ctx);
+    check_differences(ctx);
+    check_batch(ctx);
+    check_genz(ctx);
+}
+
 int main(void)
 {
-    pagani_context *ctx;
+    pagani_context *ctx, *gpu = NULL;
     if (pagani_context_create(&ctx, PAGANI_BACKEND_CPU) != PAGANI_OK) {
         tap_plan(1);
         tap_ok(0, "CPU context");
         return tap_exit_code();
     }
     check_errors(ctx);
-    check_refusals(ctx);
-    check_hand(ctx);
-    check_differences(ctx);
     check_function(ctx);
-    check_batch(ctx);
-    check_limits(ctx);
-    check_genz(ctx);
+    check_limits(ctx, 1);
+    check_source(ctx);
     pagani_context_destroy(ctx);
+    /* The same on CUDA (NVRTC compiles the same dual numbers), where a
+     * GPU is usable; skipped, never passed, elsewhere. */
+    if (pagani_context_create(&gpu, PAGANI_BACKEND_CUDA) == PAGANI_OK) {
+        check_limits(gpu, 0);
+        check_source(gpu);
+    } else {
+        tap_skip("no usable GPU: the gradients on CUDA (%s)",
+                 pagani_context_message(gpu));
+    }
+    pagani_context_destroy(gpu);
     tap_done();
     return tap_exit_code();
 }
