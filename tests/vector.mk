@@ -19,3 +19,9 @@ check_PROGRAMS += tests/test_gradient
 tests_test_gradient_SOURCES = tests/test_gradient.c tests/genz.h tests/tap.h
 tests_test_gradient_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_gradient
+
+# bench_gradient times a gradient of 4 parameters against the integral
+# alone and against central differences (a program for the GPU machine).
+noinst_PROGRAMS += tests/bench_gradient
+tests_bench_gradient_SOURCES = tests/bench_gradient.c
+tests_bench_gradient_LDADD = $(TEST_LIBS) -lm
