@@ -337,7 +337,7 @@ static int with_gradient(pagani_context *ctx, pagani_integrand **f, int n,
     int ncomp = gradient->values * (1 + gradient->params);
     pagani_integrand *g;
     int rc = validate(ctx, f, n, ncomp, source || function,
-                      "source and function", params, params_size);
+                      "the source (or function)", params, params_size);
     if (rc == PAGANI_OK && !source) rc = host_only(ctx, "vector_");
     if (rc == PAGANI_OK)
         rc = make(ctx, n, source ? gradient->source_ncomp : ncomp, source,

@@ -354,6 +354,15 @@ static const hand_case hand_cases[] = {
      "     + 8 + x[0];\n"
      "f[2] = 2.5 * pow(a, 1.5) * a1 + pow(2.0, p[1]) * M_LN2\n"
      "     + w * log(p[0]) * x[0] + 0.5 + 1;"},
+    {"a static table, an index from x", 0,
+     "static const double w[3] = {0.5, 1.0, 2.0};\n"
+     "return w[(int)(3 * x[0])] * p[0] * p[1];",
+     0, {0, 0},
+     "static const double w[3] = {0.5, 1.0, 2.0};\n"
+     "double c = w[(int)(3 * x[0])];\n"
+     "f[0] = c * p[0] * p[1];\n"
+     "f[1] = c * p[1];\n"
+     "f[2] = c * p[0];"},
     {"an expression source", 0,
      "p[0] * x[0] * x[0] + sin(p[1] * x[1]);",
      0, {0, 0},
@@ -702,6 +711,8 @@ static void check_refusals(pagani_context *ctx)
         {"double t = p[0];\nreturn ((const double *)params)[0] * t;",
          "`params`"},
         {"double t = p[0];\nreturn isnan(t) ? 0.0 : t;", "`isnan`"},
+        {"double t = p[0];\nconst double *y = x;\nreturn y[0] * t;",
+         "pointer to x"},
     };
     double p[2] = {1.0, 2.0};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

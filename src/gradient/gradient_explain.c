@@ -28,8 +28,8 @@ static int names_call(const char *line, const char *name)
 {
     size_t len = strlen(name);
     for (const char *at = strstr(line, name); at; at = strstr(at + 1, name))
-        if (at[len] == '(' && (at == line || !(isalnum((unsigned char)at[-1]) ||
-                                               at[-1] == '_')))
+        if (at[len] == '(' &&
+            (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')))
             return 1;
     return 0;
 }
@@ -78,6 +78,12 @@ static int construct(const char *line, char *buf, size_t size)
             return 1;
         }
     if (!strstr(line, "pagani_dual")) return 0;
+    if (strstr(line, "double*") || strstr(line, "double *")) {
+        snprintf(buf, size, "a pointer to x taken as `double *` (in a "
+                 "gradient, double means a dual number and x stays plain: "
+                 "read x[i] directly)");
+        return 1;
+    }
     if (strstr(line, "convert") || strstr(line, "cast")) {
         snprintf(buf, size, "a conversion of a value that may depend on the "
                  "parameters to an integer or other type (a truncation is "
