@@ -8,6 +8,7 @@ dist_man3_MANS = \
 	doc/pagani_integrate.3 \
 	doc/pagani_integrate_batch.3 \
 	doc/pagani_qmc_part.3 \
+	doc/pagani_integrate_gradient.3 \
 	doc/pagani_strerror.3
 # The other calls' pages: one line each, `.so man3/PAGE.3`, the page that
 # describes them (man's way of naming one page twice).
@@ -35,7 +36,10 @@ dist_man3_MANS += \
 	doc/pagani_auto_reason_name.3 \
 	doc/pagani_integrand_from_block_function.3 \
 	doc/pagani_backend_name.3 \
-	doc/pagani_version.3
+	doc/pagani_version.3 \
+	doc/pagani_integrand_gradient_from_source.3 \
+	doc/pagani_integrand_gradient_from_function.3 \
+	doc/pagani_integrate_limits_gradient.3
 dist_doc_DATA = README ChangeLog
 docexamplesdir = $(docdir)/examples
 dist_docexamples_DATA = \

@@ -464,6 +464,78 @@ module pagani
             integer(c_int) :: rc
         end function
 
+        ! Gradients (README, "Gradients"): a vector integrand of the values
+        ! and their derivatives by the parameters p[which(j)] (which:
+        ! c_null_ptr for all; c_loc of a c_int array of 0-based indices).
+        function pagani_integrand_gradient_from_source(ctx, f, n, ncomp, &
+                source, params, params_size, which, nwhich) result(rc) &
+                bind(c, name='pagani_integrand_gradient_from_source')
+            import :: c_char, c_int, c_ptr, c_size_t
+            type(c_ptr), value :: ctx
+            type(c_ptr), intent(out) :: f
+            integer(c_int), value :: n
+            integer(c_int), value :: ncomp
+            character(kind=c_char), intent(in) :: source(*)
+            type(c_ptr), value :: params
+            integer(c_size_t), value :: params_size
+            type(c_ptr), value :: which
+            integer(c_int), value :: nwhich
+            integer(c_int) :: rc
+        end function
+
+        ! A host gradient: a bind(C) subroutine f(x, n, params, values)
+        ! setting the ncomp values, then each one's nparams derivatives.
+        function pagani_integrand_gradient_from_function(ctx, f, n, ncomp, &
+                nparams, function, params, params_size) result(rc) &
+                bind(c, name='pagani_integrand_gradient_from_function')
+            import :: c_funptr, c_int, c_ptr, c_size_t
+            type(c_ptr), value :: ctx
+            type(c_ptr), intent(out) :: f
+            integer(c_int), value :: n
+            integer(c_int), value :: ncomp
+            integer(c_int), value :: nparams
+            type(c_funptr), value :: function
+            type(c_ptr), value :: params
+            integer(c_size_t), value :: params_size
+            integer(c_int) :: rc
+        end function
+
+        function pagani_integrate_gradient(ctx, f, lower, upper, options, &
+                result, value, error, gradient, gradient_error) result(rc) &
+                bind(c, name='pagani_integrate_gradient')
+            import :: c_double, c_int, c_ptr, pagani_options, pagani_result
+            type(c_ptr), value :: ctx
+            type(c_ptr), value :: f
+            real(c_double), intent(in) :: lower(*)
+            real(c_double), intent(in) :: upper(*)
+            type(pagani_options), intent(in) :: options
+            type(pagani_result), intent(out) :: result
+            real(c_double), intent(out) :: value(*)
+            real(c_double), intent(out) :: error(*)
+            real(c_double), intent(out) :: gradient(*)
+            real(c_double), intent(out) :: gradient_error(*)
+            integer(c_int) :: rc
+        end function
+
+        ! The derivatives by the limits: results(2n), dlower(n ncomp) ...
+        function pagani_integrate_limits_gradient(ctx, f, lower, upper, &
+                options, results, dlower, dlower_error, dupper, &
+                dupper_error) result(rc) &
+                bind(c, name='pagani_integrate_limits_gradient')
+            import :: c_double, c_int, c_ptr, pagani_options, pagani_result
+            type(c_ptr), value :: ctx
+            type(c_ptr), value :: f
+            real(c_double), intent(in) :: lower(*)
+            real(c_double), intent(in) :: upper(*)
+            type(pagani_options), intent(in) :: options
+            type(pagani_result), intent(out) :: results(*)
+            real(c_double), intent(out) :: dlower(*)
+            real(c_double), intent(out) :: dlower_error(*)
+            real(c_double), intent(out) :: dupper(*)
+            real(c_double), intent(out) :: dupper_error(*)
+            integer(c_int) :: rc
+        end function
+
         ! ---- QMC in parts ----
         ! A record is an integer(c_long_long) array of 12 + 69 * shifts
         ! words (PAGANI_QMC_PART_WORDS in pagani.h); records is an array

@@ -716,6 +716,108 @@ int pagani_integrate_batch_vector(pagani_context *ctx, pagani_integrand *f,
                                   const pagani_options *options,
                                   pagani_result *results, double *values,
                                   double *errors);
+/* ---- gradients ------------------------------------------------------ */
+
+/*
+ * A gradient integrand (README, "Gradients") carries the derivatives of
+ * its values with respect to m of its parameters, as a vector integrand
+ * of ncomp (1 + m) components integrated on one partition (cubature) or
+ * with the same points (Vegas, QMC), each judged by the options' norm:
+ * first the ncomp values f_0 .. f_ncomp-1, then for each value k its m
+ * derivatives df_k/dq_0 .. df_k/dq_m-1 (component ncomp + k m + j), q_j
+ * being the parameter chosen j-th. pagani_integrate_vector and the batch
+ * entries take it as any vector integrand (a batch gives every
+ * integral's gradient in one call); pagani_integrate_gradient splits the
+ * components for one integral.
+ */
+
+/* A gradient integrand from source (expensive: compiles twice over, see
+ * below). ncomp 0: a scalar source (an expression or a body with
+ * `return`, as pagani_integrand_from_source); ncomp >= 1: a vector source
+ * writing f[0..ncomp-1] (as pagani_integrand_from_vector_source). which
+ * holds the nwhich indices k of the parameters p[k] to differentiate by
+ * (each inside the block, none twice; else PAGANI_ERR_PARAMS), or is NULL
+ * for all of them, p[0] .. p[params_size / 8 - 1] (nwhich ignored). ncomp
+ * (1 + m) above PAGANI_MAX_COMPONENTS is PAGANI_ERR_COMPONENTS. A block
+ * given later (pagani_integrand_set_params, a batch's blocks) must be at
+ * least params_size bytes, else PAGANI_ERR_PARAMS: the compiled code reads
+ * that many as dual numbers.
+ *
+ * The derivatives are the source's own, in forward mode: the library
+ * compiles the source once more as C++ where `double` is a dual number
+ * (a value and its m derivatives; $PAGANI_CXX, default "c++", on the CPU,
+ * under the limits and cache of pagani_integrand_from_source; NVRTC on
+ * CUDA), p[k] is the parameter as a dual and x plain doubles. Every
+ * <math.h> function with a derivative has it (the README lists them).
+ * What cannot be differentiated is PAGANI_ERR_COMPILE with a first line
+ * "integrand:LINE: the gradient cannot differentiate ..." naming it:
+ * floor, ceil, trunc, round, rint, nearbyint, l(l)round, l(l)rint, fmod,
+ * remainder, remquo, modf, frexp, copysign, nextafter, nexttoward, logb,
+ * ilogb, or a function the environment does not know, of a value that
+ * may depend on the parameters (a local double); a conversion of such a
+ * value to an integer type; its address (&); and the block read through
+ * params (read parameters as p[k]). Comparisons compare values: a branch
+ * whose condition depends on a parameter gives the derivative of the
+ * branch taken, so the integrand must not jump where such a condition
+ * changes (the jump's own derivative is not seen); continuous forms
+ * (fmin, fmax, fabs, fdim) are exact. */
+int pagani_integrand_gradient_from_source(pagani_context *ctx,
+                                          pagani_integrand **f, int n,
+                                          int ncomp, const char *source,
+                                          const void *params,
+                                          size_t params_size,
+                                          const int *which, int nwhich);
+
+/* A gradient integrand from a host function (CPU backend) that writes its
+ * ncomp values and their nparams derivatives each, in the order above,
+ * ncomp (1 + nparams) components in all (at most PAGANI_MAX_COMPONENTS,
+ * each count at least 1; else PAGANI_ERR_COMPONENTS). params is copied
+ * as in pagani_integrand_from_function. */
+int pagani_integrand_gradient_from_function(pagani_context *ctx,
+                                            pagani_integrand **f, int n,
+                                            int ncomp, int nparams,
+                                            pagani_vector_function function,
+                                            const void *params,
+                                            size_t params_size);
+
+/* Integrates a gradient integrand f as pagani_integrate_vector does, and
+ * splits its components: value[k] and error[k] (k < ncomp) are the
+ * values' estimates and errors, gradient[k * m + j] and
+ * gradient_error[k * m + j] the derivative of value k by the j-th
+ * parameter chosen and its error (each judged by the options' norm, as a
+ * component). PAGANI_ERR_COMPONENTS when f is not a gradient integrand.
+ * The arrays are written when the call returns PAGANI_OK or
+ * PAGANI_ERR_NONFINITE. */
+int pagani_integrate_gradient(pagani_context *ctx, pagani_integrand *f,
+                              const double *lower, const double *upper,
+                              const pagani_options *options,
+                              pagani_result *result, double *value,
+                              double *error, double *gradient,
+                              double *gradient_error);
+
+/* The derivatives of the integral of f over the box by its limits: the
+ * integrals over its 2n faces, d/dupper[i] = the integral of f over the
+ * face x_i = upper[i] and d/dlower[i] = minus the integral over x_i =
+ * lower[i], each an (n-1)-dimensional integral that the library runs
+ * with options (all 2n as one batch, pagani_integrate_batch_vector).
+ * f: source (every backend) or a one-point host function (CPU; a block
+ * function is PAGANI_ERR_NO_FORM), scalar or vector, not a gradient
+ * integrand (PAGANI_ERR_COMPONENTS: make a plain one of the same source).
+ * Needs n >= 2 (PAGANI_ERR_DIMENSION) and finite limits, lower < upper
+ * (PAGANI_ERR_BOUNDS). Component k of f's derivative by lower[i] is in
+ * dlower[i * ncomp + k] with its error in dlower_error[i * ncomp + k],
+ * the same for upper; results[i] is the face at lower[i], results[n + i]
+ * the face at upper[i] (2n results; their status says whether each
+ * converged). Expensive on a first call with source: compiles the face
+ * integrand. The arrays are written when the call returns PAGANI_OK or
+ * PAGANI_ERR_NONFINITE. */
+int pagani_integrate_limits_gradient(pagani_context *ctx, pagani_integrand *f,
+                                     const double *lower, const double *upper,
+                                     const pagani_options *options,
+                                     pagani_result *results, double *dlower,
+                                     double *dlower_error, double *dupper,
+                                     double *dupper_error);
+
 /* ---- QMC in parts ---------------------------------------------------- */
 
 /*

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "gradient/gradient.h"
 #include "jit/jit_cpu.h"
 #include "jit/source_env.h"
 
@@ -95,12 +96,21 @@ static int copy_params(pagani_integrand *f, const void *params,
 /* Whether a parameter block of params_size bytes covers what f's source
  * reads (the facts its source scan left in f, so the check costs nothing
  * per call): PAGANI_ERR_PARAMS, with the line, when the source reads p or
- * params and there is no block, or reads a literal p[K] outside it. */
+ * params and there is no block, or reads a literal p[K] outside it; and
+ * when a gradient's source reads more doubles as duals than it holds. */
 int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
                         size_t params_size)
 {
     size_t count = param_doubles(params_size);
 
+    if (f->gradient && f->gradient->which &&
+        count < (size_t)f->gradient->params_doubles)
+        return pagani_fail(ctx, PAGANI_ERR_PARAMS, "a parameter block of "
+                           "%zu bytes, but the gradient integrand reads %d "
+                           "doubles of parameters as dual numbers: give it "
+                           "blocks at least as large as the one it was "
+                           "made with", params_size,
+                           f->gradient->params_doubles);
     if (!f->params_line) return PAGANI_OK;
     if (params_size == 0)
         return pagani_fail(ctx, PAGANI_ERR_PARAMS, "integrand:%d: the "
@@ -190,16 +200,22 @@ static int make(pagani_context *ctx, int n, int vector_ncomp,
 }
 
 /* Compiles f->source for the host and sets f->function (scalar form) or
- * f->vector_function. */
+ * f->vector_function; a gradient's source as C++ with dual numbers. */
 static int compile_host(pagani_integrand *f)
 {
-    char *unit = pagani_source_wrap(f->source, f->n,
+    char *unit = f->gradient ?
+                 pagani_gradient_unit(f, PAGANI_TARGET_HOST_CXX) :
+                 pagani_source_wrap(f->source, f->n,
                                     f->vector_form ? f->ncomp : 0,
                                     PAGANI_TARGET_HOST);
     int rc;
     if (!unit)
         return pagani_fail(f->ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
-    if (f->vector_form)
+    if (f->gradient) {
+        rc = pagani_jit_cpu_load_cxx(f->ctx, unit, &f->host_module,
+                                     &f->vector_function);
+        if (rc == PAGANI_ERR_COMPILE) rc = pagani_gradient_explain(f->ctx);
+    } else if (f->vector_form)
         rc = pagani_jit_cpu_load(f->ctx, unit, &f->host_module,
                                  &f->vector_function);
     else
@@ -312,6 +328,34 @@ static int from_source(pagani_context *ctx, pagani_integrand **f, int n,
     return finish(rc, g, f);
 }
 
+/* pagani_integrand_with_gradient, up to the agreement of the ranks. */
+static int with_gradient(pagani_context *ctx, pagani_integrand **f, int n,
+                         const char *source, pagani_vector_function function,
+                         const void *params, size_t params_size,
+                         struct pagani_gradient *gradient)
+{
+    int ncomp = gradient->values * (1 + gradient->params);
+    pagani_integrand *g;
+    int rc = validate(ctx, f, n, ncomp, source || function,
+                      "the source (or function)", params, params_size);
+    if (rc == PAGANI_OK && !source) rc = host_only(ctx, "vector_");
+    if (rc == PAGANI_OK)
+        rc = make(ctx, n, source ? gradient->source_ncomp : ncomp, source,
+                  params, params_size, &g);
+    if (rc != PAGANI_OK) {
+        pagani_gradient_free(gradient);
+        return rc;
+    }
+    g->ncomp = ncomp;
+    g->vector_form = 1;
+    g->gradient = gradient;
+    g->vector_function = function;
+    if (source) rc = pagani_params_check(ctx, g, g->params_size);
+    if (rc == PAGANI_OK && source && ctx->kind == PAGANI_BACKEND_CPU)
+        rc = compile_host(g);
+    return finish(rc, g, f);
+}
+
 /* Both definition constructors: the source and host function of a
  * scalar (vector_ncomp 0) or vector definition. */
 static int from_definition(pagani_context *ctx, int n, int vector_ncomp,
@@ -399,6 +443,7 @@ void pagani_integrand_destroy(pagani_integrand *f)
     if (b && b->release_integrand)
         b->release_integrand(f->ctx->backend_state, f);
     pagani_jit_cpu_unload(f->host_module);
+    pagani_gradient_free(f->gradient);
     free(f->source);
     free(f->params);
     free(f);
@@ -453,6 +498,17 @@ int pagani_integrand_from_vector_source(pagani_context *ctx,
     /* ncomp < 1 is validate's message, not the scalar form */
     int rc = from_source(ctx, f, n, ncomp < 1 ? -1 : ncomp, source, params,
                          params_size);
+    return agreed(ctx, rc, f);
+}
+
+int pagani_integrand_with_gradient(pagani_context *ctx, pagani_integrand **f,
+                                   int n, const char *source,
+                                   pagani_vector_function function,
+                                   const void *params, size_t params_size,
+                                   struct pagani_gradient *g)
+{
+    int rc = with_gradient(ctx, f, n, source, function, params, params_size,
+                           g);
     return agreed(ctx, rc, f);
 }
 

@@ -16,6 +16,7 @@
 #include "backend.h"
 
 struct pagani_batch; /* methods.h */
+struct pagani_gradient; /* gradient/gradient.h */
 
 /* What the ranks of an MPI context must agree on when a collective call
  * starts its work: a word for each field, the thing itself or its
@@ -106,6 +107,9 @@ struct pagani_integrand {
     int params_line;              /* source: first line reading p, or 0 */
     int p_line;                   /* source: the line and index of the */
     long long p_index;            /* literal p[K] needing most (or 0) */
+    struct pagani_gradient *gradient; /* the layout of a gradient
+                                     integrand's components (owned), or
+                                     NULL */
     /* The backend's compiled forms, one per method (indexed by
      * pagani_method: PAGANI_CUBATURE, PAGANI_VEGAS, PAGANI_QMC); each made
      * on first use and freed by the backend's release_integrand. */
@@ -140,6 +144,18 @@ static inline void pagani_integrand_eval(const struct pagani_integrand *f,
  * shorter than a literal index it reads. */
 int pagani_params_check(pagani_context *ctx, const pagani_integrand *f,
                         size_t params_size);
+
+/* The gradient constructors' common part (integrand.c, for
+ * src/gradient): an integrand of dimension n whose g->values (1 +
+ * g->params) components are laid out as gradient.h says, from source (the
+ * user's, of g->source_ncomp components; compiled with dual numbers) or,
+ * when source is NULL, from a host function writing every component.
+ * Takes g (freed on failure). Collective on an MPI context. */
+int pagani_integrand_with_gradient(pagani_context *ctx, pagani_integrand **f,
+                                   int n, const char *source,
+                                   pagani_vector_function function,
+                                   const void *params, size_t params_size,
+                                   struct pagani_gradient *g);
 
 /* Checks options (api.c): tolerances (PAGANI_ERR_TOLERANCE), the method,
  * limits, rule, splits, norm and mc_sigmas (PAGANI_ERR_OPTION). */

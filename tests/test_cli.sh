@@ -465,6 +465,36 @@ run -n 2 --components 'x[0]' 'x[1]'
 [ $rc -eq 2 ]
 ok $? "--components with EXPR: exit 2"
 
+# --gradient: the integral of exp(-p0 x0 - p1 x1) over the unit square is
+# g(p0) g(p1), g(a) = (1 - e^-a) / a, and d/dp_j replaces g(p_j) by g'(a)
+# = (e^-a (1 + a) - 1) / a^2.
+run -n 2 -p 1.5,0.5 --epsrel 1e-9 --epsabs 1e-12 --gradient \
+    'exp(-p[0] * x[0] - p[1] * x[1])'
+g=$(awk 'BEGIN { a = 1.5; b = 0.5; ga = (1 - exp(-a)) / a; gb = (1 - exp(-b)) / b
+                 da = (exp(-a) * (1 + a) - 1) / a^2; db = (exp(-b) * (1 + b) - 1) / b^2
+                 printf "%.17g %.17g %.17g", ga * gb, da * gb, ga * db }')
+d0=$(sed -n 's/^d\/dp\[0\] = \([^ ]*\) +-.*/\1/p' "$out")
+d1=$(sed -n 's/^d\/dp\[1\] = \([^ ]*\) +-.*/\1/p' "$out")
+[ $rc -eq 0 ] && close "$(value)" "${g%% *}" 1e-9 &&
+    close "$d0" "$(echo "$g" | cut -d' ' -f2)" 1e-9 &&
+    close "$d1" "$(echo "$g" | cut -d' ' -f3)" 1e-9
+ok $? "--gradient: the value and d/dp[0], d/dp[1] within 1e-9 of the analytic ones"
+
+printf '1.5 0.5\n0.5 1.5\n' >"$tmp/grad"
+run -n 2 --params-file "$tmp/grad" --json --gradient \
+    'exp(-p[0] * x[0] - p[1] * x[1])'
+[ $rc -eq 0 ] && [ "$(grep -c '"gradient": \[' "$out")" -eq 2 ] &&
+    [ "$(grep -c '"gradient_error": \[' "$out")" -eq 2 ]
+ok $? "--gradient --params-file --json: gradient and gradient_error on every line"
+
+run -n 2 --gradient 'x[0]'
+[ $rc -eq 2 ] && grep -q 'give them with -p' "$err"
+ok $? "--gradient without parameters: exit 2"
+
+run -n 2 -p 1 --gradient 'floor(p[0] * x[0])'
+[ $rc -eq 3 ] && grep -q 'cannot differentiate .floor.' "$err"
+ok $? "--gradient of floor(p0 x0): refused, naming floor"
+
 # --help and --version.
 "$PAGANI" --help >"$out" 2>"$err"
 rc=$?
@@ -473,7 +503,7 @@ for opt in --dim --lower --upper --bounds --epsrel --epsabs --method \
            --backend --rule --max-evals --max-iterations --threads --memory \
            --no-relerr-filter --seed --params --calls --progress --json \
            --file --help --version --params-file --transform 'Exit status' \
-           --components --ncomp --norm \
+           --components --ncomp --norm --gradient \
            Examples SIGTERM SIGHUP '1 MiB' '64 KiB' '2\*pi/3' 'M_PI' \
            'privileges' 'untrusted'; do
     grep -q -e "$opt" "$out" || { missing=1; echo "# --help lacks $opt"; }

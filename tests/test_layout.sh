@@ -2,7 +2,7 @@
 # test_layout.sh - TAP check that includes run one way between the modules
 # (README, "Source tree"): api -> drivers -> backend interface -> backends,
 # with sampling/, rules/ (which may use sampling/), jit/ and state/ below
-# them. Each file's quoted #include
+# them, and gradient/ (the dual-number units, over jit/) beside jit/. Each file's quoted #include
 # lines are read and every included file must belong to a module that the
 # including file's module may use.
 
@@ -34,12 +34,13 @@ module() {
 # The modules a module may include, besides itself.
 allowed() {
     case $1 in
-    api) echo "interface methods jit state domain" ;;
+    api) echo "interface methods jit state domain gradient" ;;
     cubature|vegas) echo "interface methods sampling rules state" ;;
     qmc) echo "interface methods sampling rules state domain" ;;
     cpu) echo "interface sampling rules" ;;
-    gpu) echo "interface sampling rules jit" ;;
+    gpu) echo "interface sampling rules jit gradient" ;;
     jit) echo "interface domain" ;;
+    gradient) echo "interface jit" ;;
     domain) echo "interface methods" ;;
     state) echo "interface" ;;
     sampling) echo "interface" ;;

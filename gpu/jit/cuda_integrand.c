@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/jit/cuda_integrand.h"
+#include "gradient/gradient.h"
 #include "jit/source_env.h"
 
 /* NVRTC's diagnostics of code that would run wrong, made errors as the
@@ -29,8 +30,10 @@ int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the CUDA backend runs "
                            "integrands given as source only");
     /* a vector form defines PAGANI_NCOMP and pagani_integrand_device_vector
-     * instead of pagani_integrand_device: the kernel texts test the macro */
-    unit = pagani_source_wrap(f->source, f->n, f->vector_form ? f->ncomp : 0,
+     * instead of pagani_integrand_device: the kernel texts test the macro;
+     * a gradient is a vector form */
+    unit = f->gradient ? pagani_gradient_unit(f, PAGANI_TARGET_CUDA) :
+           pagani_source_wrap(f->source, f->n, f->vector_form ? f->ncomp : 0,
                               PAGANI_TARGET_CUDA);
     if (!unit)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "integrand source");
@@ -47,6 +50,8 @@ int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
     snprintf(option, sizeof option, "-DPAGANI_N=%d", f->n);
     rc = cuda_module_build(ctx, full, what, options, 2, out);
     free(full);
+    if (rc == PAGANI_ERR_COMPILE && f->gradient)
+        rc = pagani_gradient_explain(ctx);
     return rc;
 }
 

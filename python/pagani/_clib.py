@@ -145,6 +145,9 @@ _PROTOTYPES = {
     "pagani_integrand_from_block_function":
         (c_int, [c_void_p, _HANDLE, c_int, c_int, BLOCK_FUNCTION, c_void_p,
                  c_longlong, c_void_p, c_size_t]),
+    "pagani_integrand_gradient_from_source":
+        (c_int, [c_void_p, _HANDLE, c_int, c_int, c_char_p, c_void_p,
+                 c_size_t, POINTER(c_int), c_int]),
     "pagani_integrand_destroy": (None, [c_void_p]),
     "pagani_options_default": (Options, [c_int]),
     "pagani_integrate":

@@ -65,6 +65,23 @@ def from_source(context: Context, source: str, n: int,
     return it.create(rc)
 
 
+def from_gradient_source(context: Context, source: str, n: int,
+                         ncomp: Optional[int], params: np.ndarray,
+                         which: Optional[np.ndarray]) -> Integrand:
+    """A gradient integrand of source (scalar when ncomp is None): its
+    values, then each value's derivatives by the parameters p[which[j]]
+    (every parameter when which is None)."""
+    it = Integrand(context, ncomp)
+    block, size = _params_block(params)
+    chosen = None if which is None else \
+        which.ctypes.data_as(ctypes.POINTER(ctypes.c_int))
+    rc = _clib.lib.pagani_integrand_gradient_from_source(
+        context.handle, ctypes.byref(it.handle), n, ncomp or 0,
+        source.encode(), block, size, chosen,
+        0 if which is None else which.size)
+    return it.create(rc)
+
+
 def compiled_address(f: Any) -> Optional[int]:
     """The address of a compiled callback (a ctypes function pointer, a
     numba cfunc, a scipy.LowLevelCallable), or None when f is none."""

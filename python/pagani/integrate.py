@@ -11,8 +11,9 @@ import numpy as np
 from . import _clib
 from .context import Context, default_context
 from .errors import BoundsError, NonFiniteError
+from .gradient import Gradient_t, GradientLayout, layout
 from .integrands import (Integrand, compiled_address, from_callable,
-                         from_compiled, from_source)
+                         from_compiled, from_gradient_source, from_source)
 from .options import make_options
 from .progress import Progress
 from .result import BatchResult, Result
@@ -61,8 +62,10 @@ def _context(f: Integrand_t, backend: str,
 
 
 def _make_integrand(f: Integrand_t, context: Context, n: int,
-                    ncomp: Optional[int],
-                    params: Optional[np.ndarray]) -> Integrand:
+                    ncomp: Optional[int], params: Optional[np.ndarray],
+                    grad: Optional[GradientLayout] = None) -> Integrand:
+    if grad is not None:
+        return from_gradient_source(context, f, n, ncomp, params, grad.which)
     if isinstance(f, str):
         return from_source(context, f, n, ncomp, params)
     address = compiled_address(f)
@@ -96,6 +99,7 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
               epsrel: float = 1e-3, epsabs: float = 0.0,
               params: Optional[ArrayLike] = None,
               ncomp: Optional[int] = None,
+              gradient: Gradient_t = False,
               max_evaluations: Optional[int] = None,
               seed: Optional[int] = None, rule: Optional[int] = None,
               norm: Optional[str] = None, progress: Any = None,
@@ -157,6 +161,15 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
     ncomp : int, optional
         Components of a vector integrand (1..64); value and error are then
         arrays of length ncomp.
+    gradient : bool or sequence of int
+        True: also integrate the derivatives of f (C source) by every
+        parameter, differentiated from the source itself (README,
+        "Gradients"); a sequence: by the parameters of those indices.
+        They are integrated with the value, on one partition or with the
+        same points, each meeting the tolerance, and come back as the
+        result's ``gradient`` and ``gradient_error``, arrays of shape (m,)
+        ((ncomp, m) with ncomp). What cannot be differentiated (floor, a
+        cast to int, ...) raises CompileError naming it.
     max_evaluations : int, optional
         Stop after about this many evaluations (then status "evaluation limit
         reached"); default: the backend's budget, 1e9
@@ -195,7 +208,8 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
     -------
     Result
         value, error, status, converged, evaluations, regions, iterations,
-        chi2_dof, method, backend, seconds.
+        chi2_dof, method, backend, seconds (and gradient, gradient_error
+        with ``gradient``).
 
     Raises
     ------
@@ -237,19 +251,21 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         raise BoundsError(_clib.ERR_BOUNDS, "lower and upper must be 1-D "
                           "(use integrate_batch for several boxes)")
     block = _params(params, 1)
+    grad = layout(f, gradient, ncomp, block)
     ctx = _context(f, backend, context)
     opt = make_options(method, epsrel, epsabs, max_evaluations, seed, rule,
                        norm, lo.size, options)
-    it = _make_integrand(f, ctx, lo.size, ncomp, block)
+    it = _make_integrand(f, ctx, lo.size, ncomp, block, grad)
+    width = ncomp if grad is None else grad.total
     try:
         out = _clib.ResultStruct()
-        if ncomp is None:
+        if width is None:
             rc = _run(ctx, it, progress, opt, lambda: _clib.lib.pagani_integrate(
                 ctx.handle, it.handle, _doubles(lo), _doubles(hi),
                 ctypes.byref(opt), ctypes.byref(out)))
             values = errors = None
         else:
-            values, errors = np.empty(ncomp), np.empty(ncomp)
+            values, errors = np.empty(width), np.empty(width)
             rc = _run(ctx, it, progress, opt,
                       lambda: _clib.lib.pagani_integrate_vector(
                           ctx.handle, it.handle, _doubles(lo), _doubles(hi),
@@ -257,6 +273,8 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
                           _doubles(values), _doubles(errors)))
         if rc != _clib.OK:
             raise ctx.error(rc)
+        if grad is not None:
+            return Result.from_struct(out, *grad.split(values, errors))
         return Result.from_struct(out, values, errors)
     finally:
         it.destroy()
@@ -283,7 +301,9 @@ def integrate_batch(f: Integrand_t, lower: ArrayLike, upper: ArrayLike,
     -------
     BatchResult
         Arrays value, error, status, converged, evaluations of length K
-        ((K, ncomp) for value and error with ncomp); ``res[k]`` is integral
+        ((K, ncomp) for value and error with ncomp; with ``gradient``,
+        gradient and gradient_error of shape (K, m) or (K, ncomp, m),
+        every integral's gradient from the one call); ``res[k]`` is integral
         k's Result, equal to what `integrate` returns for it (seconds is
         the batch's time).
 
@@ -303,6 +323,7 @@ def integrate_batch(f: Integrand_t, lower: ArrayLike, upper: ArrayLike,
                           "blocks" % (lo.shape[0], count))
     n = lo.shape[-1]
     ncomp = kwargs.pop("ncomp", None)
+    grad = layout(f, kwargs.pop("gradient", False), ncomp, blocks)
     progress = kwargs.pop("progress", None)
     ctx = _context(f, kwargs.pop("backend", "auto"),
                    kwargs.pop("context", None))
@@ -311,7 +332,9 @@ def integrate_batch(f: Integrand_t, lower: ArrayLike, upper: ArrayLike,
                        kwargs.pop("max_evaluations", None),
                        kwargs.pop("seed", None), kwargs.pop("rule", None),
                        kwargs.pop("norm", None), n, kwargs)
-    it = _make_integrand(f, ctx, n, ncomp, blocks[0] if width else None)
+    it = _make_integrand(f, ctx, n, ncomp, blocks[0] if width else None,
+                         grad)
+    ncomp = ncomp if grad is None else grad.total
     try:
         out = (_clib.ResultStruct * count)()
         head = (ctx.handle, it.handle, count,
@@ -328,8 +351,10 @@ def integrate_batch(f: Integrand_t, lower: ArrayLike, upper: ArrayLike,
                           *head, _doubles(values), _doubles(errors)))
         if rc not in (_clib.OK, _clib.ERR_NONFINITE):
             raise ctx.error(rc)
-        result = BatchResult([Result.from_struct(out[k], values[k], errors[k])
-                              for k in range(count)])
+        result = BatchResult([
+            Result.from_struct(out[k], values[k], errors[k]) if grad is None
+            else Result.from_struct(out[k], *grad.split(values[k], errors[k]))
+            for k in range(count)])
         if rc == _clib.ERR_NONFINITE:
             error = ctx.error(rc)
             assert isinstance(error, NonFiniteError)

@@ -42,6 +42,10 @@ class Result:
         Why method="auto" chose what ran ("low dimension": cubature;
         "smooth": QMC; "rough" or "no signal": Vegas, from a pilot QMC
         sample), "not used" when the method was named.
+    gradient, gradient_error : numpy.ndarray or None
+        With integrate(..., gradient=...): the derivatives of the value by
+        the parameters and their errors, shape (m,) ((ncomp, m) for a
+        vector integrand); else None.
     """
 
     value: Value
@@ -57,12 +61,17 @@ class Result:
     seconds: float
     by_epsabs: bool = False
     auto_reason: str = "not used"
+    gradient: Optional[np.ndarray] = None
+    gradient_error: Optional[np.ndarray] = None
 
     @classmethod
     def from_struct(cls, r: _clib.ResultStruct,
-                    values: Optional[np.ndarray] = None,
-                    errors: Optional[np.ndarray] = None) -> "Result":
+                    values: Optional[Value] = None,
+                    errors: Optional[Value] = None,
+                    gradient: Optional[np.ndarray] = None,
+                    gradient_error: Optional[np.ndarray] = None) -> "Result":
         return cls(
+            gradient=gradient, gradient_error=gradient_error,
             value=r.value if values is None else values,
             error=r.error if errors is None else errors,
             status=_clib.text(_clib.lib.pagani_status_name(r.status)),
@@ -99,6 +108,8 @@ class BatchResult:
     status : numpy.ndarray of str
     converged : numpy.ndarray of bool
     evaluations : numpy.ndarray of int64
+    gradient, gradient_error : numpy.ndarray or None
+        With ``gradient``: (K, m) or (K, ncomp, m); else None.
     """
 
     def __init__(self, results: List[Result]) -> None:
@@ -109,6 +120,11 @@ class BatchResult:
         self.converged = np.array([r.converged for r in results], dtype=bool)
         self.evaluations = np.array([r.evaluations for r in results],
                                     dtype=np.int64)
+        graded = bool(results) and results[0].gradient is not None
+        self.gradient = np.array([r.gradient for r in results]) \
+            if graded else None
+        self.gradient_error = np.array([r.gradient_error for r in results]) \
+            if graded else None
 
     def __len__(self) -> int:
         return len(self._results)

@@ -27,7 +27,7 @@ enum {
     OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
     OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE,
     OPT_DOMAIN_MAP, OPT_DOMAIN_CENTER, OPT_BREAKS, OPT_STATE,
-    OPT_STATE_INTERVAL
+    OPT_STATE_INTERVAL, OPT_GRADIENT
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -63,6 +63,7 @@ static const struct option long_options[] = {
     {"state-interval",  required_argument, NULL, OPT_STATE_INTERVAL},
     {"progress",        no_argument,       NULL, OPT_PROGRESS},
     {"json",            no_argument,       NULL, OPT_JSON},
+    {"gradient",        no_argument,       NULL, OPT_GRADIENT},
     {"file",            required_argument, NULL, 'f'},
     {"ncomp",           required_argument, NULL, OPT_NCOMP},
     {"components",      required_argument, NULL, OPT_COMPONENTS},
@@ -578,6 +579,7 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
     case OPT_PARAMS_FILE: a->params_file = arg; return 0;
     case OPT_PROGRESS: a->progress = 1; return 0;
     case OPT_JSON: a->json = 1; return 0;
+    case OPT_GRADIENT: a->gradient = 1; return 0;
     case OPT_NCOMP: {
         long long ncomp;
         if (a->components)
@@ -607,6 +609,9 @@ static int check_combinations(const cli_args *a)
         return bad("--transform", "applies to --method qmc only");
     if (a->params_file && a->params)
         return bad("--params-file", "cannot be combined with -p");
+    if (a->gradient && !a->params && !a->params_file)
+        return bad("--gradient", "differentiates by the parameters: give "
+                   "them with -p or --params-file");
     if (a->components && (a->expr || a->file))
         return bad("--components", "gives the integrand: no EXPR or --file "
                    "with it");

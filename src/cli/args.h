@@ -86,6 +86,8 @@ typedef struct cli_args {
     int transform;            /* --transform: qmc_transform; negative: unset */
     int progress;             /* --progress */
     int json;                 /* --json */
+    int gradient;             /* --gradient: the derivatives by every
+                                 parameter too */
 } cli_args;
 
 /* Parses argv into *a. Returns 0 on success, or CLI_EXIT_USAGE after

@@ -198,6 +198,10 @@ static int make_integrand(const cli_args *a, pagani_context *ctx, int dim,
                           pagani_integrand **f)
 {
     size_t params_size = (size_t)nparams * sizeof(double);
+    if (a->gradient)
+        return pagani_integrand_gradient_from_source(ctx, f, dim, a->ncomp,
+                                                     expr, params,
+                                                     params_size, NULL, 0);
     if (a->ncomp > 0)
         return pagani_integrand_from_vector_source(ctx, f, dim, a->ncomp, expr,
                                                    params, params_size);
@@ -253,23 +257,33 @@ static void print_results(const cli_args *a, const params_table *t,
                           const pagani_result *r, const double *values,
                           const double *errors)
 {
-    const size_t c = (size_t)a->ncomp;
+    const int nparams = t ? t->width : a->nparams;
+    const int m = a->gradient ? (a->ncomp ? a->ncomp : 1) * nparams : 0;
+    const size_t c = (size_t)(a->ncomp ? a->ncomp : 1) + (size_t)m;
+    const int first = a->ncomp ? a->ncomp : 1; /* where derivatives start */
     if (!t) {
         if (a->json)
             report_json(stdout, r, status_text(r), 0, NULL, 0, a->ncomp,
-                        values, errors);
+                        values, errors, m, values + first, errors + first);
         else
             report_text(stdout, r, status_text(r), a->ncomp, values, errors);
+        if (!a->json && m)
+            report_gradient(stdout, a->ncomp, nparams, values + first,
+                            errors + first);
         return;
     }
     for (int k = 0; k < t->count; k++) {
         if (a->json)
             report_json(stdout, &r[k], status_text(&r[k]), t->lines[k],
                         t->values + (size_t)k * (size_t)t->width, t->width,
-                        a->ncomp, values + k * c, errors + k * c);
+                        a->ncomp, values + k * c, errors + k * c, m,
+                        values + k * c + first, errors + k * c + first);
         else
             report_line(stdout, &r[k], status_text(&r[k]), a->ncomp,
                         values + k * c, errors + k * c);
+        if (!a->json && m)
+            report_gradient(stdout, a->ncomp, nparams,
+                            values + k * c + first, errors + k * c + first);
     }
 }
 
@@ -287,7 +301,8 @@ static int run(const cli_args *a, const char *expr, const params_table *t)
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
     pagani_result *r = calloc((size_t)count, sizeof *r);
-    size_t slots = (size_t)count * (size_t)(a->ncomp ? a->ncomp : 1);
+    size_t slots = (size_t)count * (size_t)(a->ncomp ? a->ncomp : 1) *
+                   (size_t)(a->gradient ? 1 + nparams : 1);
     double *values = malloc(slots * sizeof *values);
     double *errors = malloc(slots * sizeof *errors);
     const char *step;

@@ -80,7 +80,8 @@ static void json_array(FILE *out, const char *key, const double *x, int count)
 
 void report_json(FILE *out, const pagani_result *r, const char *status,
                  int line, const double *params, int nparams, int ncomp,
-                 const double *values, const double *errors)
+                 const double *values, const double *errors, int nderiv,
+                 const double *gradient, const double *gradient_error)
 {
     fputc('{', out);
     if (ncomp > 0) {
@@ -110,7 +111,25 @@ void report_json(FILE *out, const pagani_result *r, const char *status,
         fprintf(out, ", \"line\": %d, ", line);
         json_array(out, "params", params, nparams);
     }
+    if (nderiv > 0) {
+        fputs(", ", out);
+        json_array(out, "gradient", gradient, nderiv);
+        fputs(", ", out);
+        json_array(out, "gradient_error", gradient_error, nderiv);
+    }
     fputs("}\n", out);
+}
+
+void report_gradient(FILE *out, int ncomp, int nparams,
+                     const double *gradient, const double *gradient_error)
+{
+    for (int k = 0; k < (ncomp ? ncomp : 1); k++)
+        for (int j = 0; j < nparams; j++) {
+            size_t at = (size_t)k * (size_t)nparams + (size_t)j;
+            if (ncomp) fprintf(out, "df[%d]/dp[%d] = ", k, j);
+            else fprintf(out, "d/dp[%d] = ", j);
+            fprintf(out, "%.15g +- %.3g\n", gradient[at], gradient_error[at]);
+        }
 }
 
 void report_progress(FILE *out, int iteration, const char *size_name,

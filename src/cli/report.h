@@ -32,7 +32,15 @@ void report_line(FILE *out, const pagani_result *r, const char *status,
  * written as null. */
 void report_json(FILE *out, const pagani_result *r, const char *status,
                  int line, const double *params, int nparams, int ncomp,
-                 const double *values, const double *errors);
+                 const double *values, const double *errors, int nderiv,
+                 const double *gradient, const double *gradient_error);
+
+/* With --gradient: "d/dp[j] = estimate +- error" (with components,
+ * "df[k]/dp[j] = ..."), one line each, the derivatives of value k at
+ * gradient[k * nparams + j]. The JSON object has them as the arrays
+ * gradient and gradient_error (nderiv numbers each; none when 0). */
+void report_gradient(FILE *out, int ncomp, int nparams,
+                     const double *gradient, const double *gradient_error);
 
 /* One --progress line: iteration, the size of the work (`size_name`:
  * active regions, sub-cubes, ...), estimate, error. */

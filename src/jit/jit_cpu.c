@@ -1,8 +1,9 @@
 /*
  * jit_cpu.c - run-time compilation of integrand source for the CPU: the
- * system C compiler builds a shared object in a private build folder; the
- * object is loaded with dlopen and kept in the on-disk cache (jit_cache.h)
- * under a key of everything that determines it.
+ * system C compiler (C++ for the gradient's units) builds a shared object
+ * in a private build folder; the object is loaded with dlopen and kept in
+ * the on-disk cache (jit_cache.h) under a key of everything that
+ * determines it.
  *
  * The compiler runs as a process tree of its own (compiler_process.h)
  * that dies with the caller on Linux, under limits of memory and CPU time
@@ -32,6 +33,9 @@
 #ifndef PAGANI_DEFAULT_CC
 #define PAGANI_DEFAULT_CC "cc"
 #endif
+#ifndef PAGANI_DEFAULT_CXX
+#define PAGANI_DEFAULT_CXX "c++"
+#endif
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -48,10 +52,34 @@ static const char *const cc_flags[] = {
     "-O2", "-fPIC", "-shared", "-std=gnu99", "-fno-math-errno",
     "-Werror=return-type", "-Werror=implicit-function-declaration",
     "-Werror=implicit-int", "-Werror=array-bounds", "-Werror=uninitialized",
-    "-Wl,-z,defs"
+    "-Wl,-z,defs", NULL
 };
-#define N_FLAGS (sizeof cc_flags / sizeof cc_flags[0])
+/* The same for C++ (the gradient's dual numbers), where an undeclared
+ * function and implicit int are errors already. */
+static const char *const cxx_flags[] = {
+    "-O2", "-fPIC", "-shared", "-std=gnu++14", "-fno-math-errno",
+    "-Werror=return-type", "-Werror=array-bounds", "-Werror=uninitialized",
+    "-Wl,-z,defs", NULL
+};
+#define MAX_FLAGS 16
 #define MAX_CC_WORDS 32
+
+/* A language the host compiles: its compiler's variable and default, its
+ * flags (NULL-terminated), its name in messages and its file's suffix. */
+typedef struct language {
+    const char *variable;
+    const char *fallback;
+    const char *const *flags;
+    const char *name;
+    const char *suffix;
+} language;
+
+static const language c_language = {
+    "PAGANI_CC", PAGANI_DEFAULT_CC, cc_flags, "C", ".c"
+};
+static const language cxx_language = {
+    "PAGANI_CXX", PAGANI_DEFAULT_CXX, cxx_flags, "C++", ".cc"
+};
 #define MAX_LOG 16384
 #define MAX_OBJECT (1 << 30)
 
@@ -69,15 +97,16 @@ static int split_words(char *buf, char **words)
 
 /* The key of the cached object: unit, compiler, flags, library version
  * and machine. */
-static pagani_cache_key cache_key(const char *unit, const char *cc)
+static pagani_cache_key cache_key(const char *unit, const char *cc,
+                                  const language *lang)
 {
     struct utsname u;
     pagani_cache_key key;
     pagani_cache_key_init(&key);
     pagani_cache_key_add_string(&key, unit);
     pagani_cache_key_add_string(&key, cc);
-    for (size_t i = 0; i < N_FLAGS; i++)
-        pagani_cache_key_add_string(&key, cc_flags[i]);
+    for (size_t i = 0; lang->flags[i]; i++)
+        pagani_cache_key_add_string(&key, lang->flags[i]);
     pagani_cache_key_add_string(&key, LIBRARY_VERSION);
     if (uname(&u) == 0) pagani_cache_key_add_string(&key, u.machine);
     return key;
@@ -197,7 +226,8 @@ static char *read_log(const char *log_path, const char *folder)
  * limits when they may have stopped it (the compiler failed otherwise
  * than by its usual exit status 1 for errors, or its log names no line of
  * the source). */
-static int compiler_failure(pagani_context *ctx, const char *cc, int status,
+static int compiler_failure(pagani_context *ctx, const language *lang,
+                            const char *cc, int status,
                             const char *log_path, const char *folder,
                             const pagani_compiler_limits *limits)
 {
@@ -205,14 +235,14 @@ static int compiler_failure(pagani_context *ctx, const char *cc, int status,
     int rc;
 
     if (WIFSIGNALED(status))
-        return pagani_fail(ctx, PAGANI_ERR_SYSTEM, "the C compiler \"%s\" "
-                           "was killed by signal %d (%s)", cc,
+        return pagani_fail(ctx, PAGANI_ERR_SYSTEM, "the %s compiler \"%s\" "
+                           "was killed by signal %d (%s)", lang->name, cc,
                            WTERMSIG(status), strsignal(WTERMSIG(status)));
     log = read_log(log_path, folder);
     if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) {
-        rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "the C compiler \"%s\" "
-                         "could not run (set PAGANI_CC): %s", cc,
-                         log ? log : "");
+        rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "the %s compiler \"%s\" "
+                         "could not run (set %s): %s", lang->name, cc,
+                         lang->variable, log ? log : "");
         free(log);
         return rc;
     }
@@ -229,10 +259,11 @@ static int compiler_failure(pagani_context *ctx, const char *cc, int status,
 
 /* Runs the compiler cc in `folder` on src into obj, its messages into the
  * new file log; PAGANI_OK or the failure's code. */
-static int compile(pagani_context *ctx, const char *cc, const char *folder,
-                   const char *src, const char *obj, const char *log)
+static int compile(pagani_context *ctx, const language *lang, const char *cc,
+                   const char *folder, const char *src, const char *obj,
+                   const char *log)
 {
-    char *words = strdup(cc), *argv[MAX_CC_WORDS + N_FLAGS + 5];
+    char *words = strdup(cc), *argv[MAX_CC_WORDS + MAX_FLAGS + 5];
     char *program = NULL;
     pagani_compiler_limits limits;
     int count, status, rc;
@@ -243,13 +274,15 @@ static int compile(pagani_context *ctx, const char *cc, const char *folder,
     }
     count = split_words(words, argv);
     if (count == 0) {
-        rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "the C compiler command "
-                         "\"%s\" is empty or too long (PAGANI_CC)", cc);
+        rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "the %s compiler command "
+                         "\"%s\" is empty or too long (%s)", lang->name, cc,
+                         lang->variable);
         goto done;
     }
     if ((rc = pagani_compiler_limits_read(ctx, &limits)) != PAGANI_OK)
         goto done;
-    for (size_t i = 0; i < N_FLAGS; i++) argv[count++] = (char *)cc_flags[i];
+    for (size_t i = 0; lang->flags[i]; i++)
+        argv[count++] = (char *)lang->flags[i];
     argv[count++] = "-o";
     argv[count++] = (char *)obj;
     argv[count++] = (char *)src;
@@ -258,10 +291,11 @@ static int compile(pagani_context *ctx, const char *cc, const char *folder,
 
     if (!(program = find_program(argv[0])) ||
         pagani_run_compiler(program, argv, log, &limits, &status) != 0)
-        rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "cannot run the C compiler "
-                         "\"%s\": %s (set PAGANI_CC)", cc, strerror(errno));
+        rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "cannot run the %s compiler "
+                         "\"%s\": %s (set %s)", lang->name, cc,
+                         strerror(errno), lang->variable);
     else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        rc = compiler_failure(ctx, cc, status, log, folder, &limits);
+        rc = compiler_failure(ctx, lang, cc, status, log, folder, &limits);
     else
         rc = PAGANI_OK;
 done:
@@ -275,8 +309,8 @@ done:
  * NULL, also hands the object's bytes back in *code (malloc'd) and *size,
  * for the cache. The folder is removed on every way out. */
 static int build(pagani_context *ctx, const char *root, const char *template,
-                 const char *unit, const char *cc, void **module,
-                 void *entry, char **code, size_t *size)
+                 const char *unit, const language *lang, const char *cc,
+                 void **module, void *entry, char **code, size_t *size)
 {
     char *name = pagani_path_join(root, "/", template);
     char *src = NULL, *obj = NULL, *log = NULL;
@@ -289,7 +323,7 @@ static int build(pagani_context *ctx, const char *root, const char *template,
         free(name);
         return rc;
     }
-    src = pagani_path_join(name, "/integrand-wrapper.c", "");
+    src = pagani_path_join(name, "/integrand-wrapper", lang->suffix);
     obj = pagani_path_join(name, "/unit.so", "");
     log = pagani_path_join(name, "/unit.log", "");
     if (!src || !obj || !log)
@@ -298,7 +332,7 @@ static int build(pagani_context *ctx, const char *root, const char *template,
         rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "cannot write %s: %s", src,
                          strerror(errno));
     else
-        rc = compile(ctx, cc, name, src, obj, log);
+        rc = compile(ctx, lang, cc, name, src, obj, log);
     if (rc == PAGANI_OK && code &&
         !(*code = read_file(obj, MAX_OBJECT, size)))
         rc = pagani_fail(ctx, PAGANI_ERR_SYSTEM, "cannot read the compiled "
@@ -318,12 +352,13 @@ static int build(pagani_context *ctx, const char *root, const char *template,
     return rc;
 }
 
-int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
-                        void *entry)
+/* pagani_jit_cpu_load and pagani_jit_cpu_load_cxx, for language lang. */
+static int load(pagani_context *ctx, const language *lang, const char *unit,
+                void **module, void *entry)
 {
-    const char *env = getenv("PAGANI_CC"), *tmp = getenv("TMPDIR");
-    const char *cc = env && *env ? env : PAGANI_DEFAULT_CC;
-    pagani_cache_key key = cache_key(unit, cc);
+    const char *env = getenv(lang->variable), *tmp = getenv("TMPDIR");
+    const char *cc = env && *env ? env : lang->fallback;
+    pagani_cache_key key = cache_key(unit, cc, lang);
     char *dir = pagani_cache_dir(), *path = NULL, *code = NULL;
     size_t size = 0;
     int rc;
@@ -333,7 +368,7 @@ int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
     if (!dir) {
         /* Nothing can be cached: build in a private temporary folder. */
         rc = build(ctx, tmp && *tmp ? tmp : "/tmp", "pagani-build-XXXXXX",
-                   unit, cc, module, entry, NULL, NULL);
+                   unit, lang, cc, module, entry, NULL, NULL);
     } else if (!(path = pagani_cache_entry_path(dir, "cpu-", &key, ".so"))) {
         rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "out of memory");
     } else if (pagani_cache_read(path, &key, NULL, NULL) &&
@@ -342,8 +377,8 @@ int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
     } else {
         /* A miss, or an entry that is not valid or would not load. */
         pagani_cache_sweep(dir);
-        rc = build(ctx, dir, ".build-XXXXXX", unit, cc, module, entry, &code,
-                   &size);
+        rc = build(ctx, dir, ".build-XXXXXX", unit, lang, cc, module, entry,
+                   &code, &size);
         if (rc == PAGANI_OK) pagani_cache_write(dir, path, &key, code, size);
     }
     if (rc == PAGANI_OK) pagani_clear_message(ctx);
@@ -351,6 +386,18 @@ int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
     free(dir);
     free(path);
     return rc;
+}
+
+int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
+                        void *entry)
+{
+    return load(ctx, &c_language, unit, module, entry);
+}
+
+int pagani_jit_cpu_load_cxx(pagani_context *ctx, const char *unit,
+                            void **module, void *entry)
+{
+    return load(ctx, &cxx_language, unit, module, entry);
 }
 
 void pagani_jit_cpu_unload(void *module)

@@ -1,6 +1,6 @@
 /*
  * jit_cpu.h - compiles a host translation unit (from pagani_source_wrap)
- * with the system C compiler into a shared object, cached on disk
+ * with the system C (or C++) compiler into a shared object, cached on disk
  * (jit_cache.h), and loads its entry point.
  */
 #ifndef PAGANI_JIT_CPU_H
@@ -22,6 +22,11 @@
  * load) / PAGANI_ERR_NO_MEMORY with the reason. */
 int pagani_jit_cpu_load(pagani_context *ctx, const char *unit, void **module,
                         void *entry);
+
+/* The same for a C++ unit (the gradient's, src/gradient), compiled by
+ * $PAGANI_CXX or "c++" under the same limits and cache. */
+int pagani_jit_cpu_load_cxx(pagani_context *ctx, const char *unit,
+                            void **module, void *entry);
 
 /* Unloads a module from pagani_jit_cpu_load; NULL is ignored. */
 void pagani_jit_cpu_unload(void *module);

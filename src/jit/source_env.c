@@ -48,11 +48,15 @@ static const char host_attributes[] =
     "__attribute__((noinline, noclone))\n"
     "#endif\n";
 static const char host_body[] =
-    "static double pagani_integrand_body(const double x[static %d],\n"
+    "static double pagani_integrand_body(const double x[%s%d],\n"
     "                                    const void *params)";
 static const char host_vector_body[] =
-    "static void pagani_integrand_body(const double x[static %d],\n"
-    "                                  const void *params, double f[static %d])";
+    "static void pagani_integrand_body(const double x[%s%d],\n"
+    "                                  const void *params, double f[%s%d])";
+/* C99's `static` in those array sizes, which C++ lacks. */
+static const char c_static[] = "static ";
+/* The host C++ entry's linkage, so that its name is as in C. */
+static const char cxx_linkage[] = "extern \"C\" ";
 static const char cuda_body[] =
     "__device__ __forceinline__ double\n"
     "pagani_integrand_body(const double *x, const void *params)";
@@ -129,9 +133,7 @@ static const char body_close[] = "\n#line 1 \"end-of-integrand\"\n    }\n}\n";
 static const char expr_open[] = "    return (\n#line 1 \"integrand\"\n";
 static const char expr_close[] = "\n#line 1 \"end-of-integrand\"\n    );\n}\n";
 
-/* Length of an expression without its trailing blanks and semicolons, so
- * that "x[0] * x[1];" is taken as the expression it means. */
-static size_t expression_length(const char *s)
+size_t pagani_source_expression_length(const char *s)
 {
     size_t len = strlen(s);
     while (len > 0 && (s[len - 1] == ';' || s[len - 1] == ' ' ||
@@ -142,16 +144,19 @@ static size_t expression_length(const char *s)
 }
 
 /* Writes the body's head (its declaration when `declare`) for target
- * cuda and ncomp (0: the scalar form) at end; returns the new end. */
-static char *body_head(char *end, int cuda, int n, int ncomp, int declare)
+ * and ncomp (0: the scalar form) at end; returns the new end. */
+static char *body_head(char *end, pagani_source_target target, int n,
+                       int ncomp, int declare)
 {
+    int cuda = target == PAGANI_TARGET_CUDA;
+    const char *sized = target == PAGANI_TARGET_HOST ? c_static : "";
     if (!cuda && declare) end += sprintf(end, "%s", host_attributes);
     if (cuda)
         end += sprintf(end, "%s", ncomp > 0 ? cuda_vector_body : cuda_body);
     else if (ncomp > 0)
-        end += sprintf(end, host_vector_body, n, ncomp);
+        end += sprintf(end, host_vector_body, sized, n, sized, ncomp);
     else
-        end += sprintf(end, host_body, n);
+        end += sprintf(end, host_body, sized, n);
     return end + sprintf(end, declare ? ";\n" : "\n");
 }
 
@@ -165,11 +170,12 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
 
     if (pagani_source_scan(source, n, ncomp, &facts) != 0) return NULL;
     body = facts.is_body || ncomp > 0; /* a vector form is always a body */
-    len = body ? strlen(source) : expression_length(source);
+    len = body ? strlen(source) : pagani_source_expression_length(source);
     /* Each %d of n or ncomp takes at most 11 characters. */
     total = sizeof cuda_head + sizeof host_head + sizeof constants +
             sizeof cuda_map_fn + strlen(pagani_domain_map_text) + 1 +
-            sizeof cuda_ncomp + sizeof host_attributes +
+            sizeof cuda_ncomp + sizeof host_attributes + sizeof cxx_linkage +
+            4 * sizeof c_static +
             2 * sizeof host_vector_body + sizeof host_vector_entry +
             sizeof map_locals + sizeof PAGANI_DOMAIN_MARK_TEXT +
             sizeof map_vector + 8 + 12 * 11 +
@@ -183,7 +189,9 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
     end += sprintf(end, "%s%s%s%s\n", cuda ? cuda_head : host_head, constants,
                    cuda ? cuda_map_fn : host_map_fn, pagani_domain_map_text);
     if (cuda && ncomp > 0) end += sprintf(end, cuda_ncomp, ncomp);
-    end = body_head(end, cuda, n, ncomp, 1);
+    end = body_head(end, target, n, ncomp, 1);
+    if (target == PAGANI_TARGET_HOST_CXX)
+        end += sprintf(end, "%s", cxx_linkage);
     if (cuda)
         end += sprintf(end, "%s", ncomp > 0 ? cuda_vector_entry : cuda_entry);
     else
@@ -193,7 +201,7 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
         end += sprintf(end, map_vector, n, ncomp, ncomp);
     else
         end += sprintf(end, map_scalar, n);
-    end = body_head(end, cuda, n, ncomp, 0);
+    end = body_head(end, target, n, ncomp, 0);
     end += sprintf(end, preamble, n);
     if (ncomp > 0) end += sprintf(end, vector_preamble, ncomp);
     end += sprintf(end, "%s", body ? body_open : expr_open);

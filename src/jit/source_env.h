@@ -30,6 +30,10 @@ typedef enum pagani_source_target {
      * x[static n]`, so that GCC (11 and later) reports constant indices
      * past x[n-1], loops with a constant trip count included. */
     PAGANI_TARGET_HOST,
+    /* The same for the host C++ compiler (the gradient's dual numbers,
+     * src/gradient): the entry is declared extern "C", and the arrays
+     * lack C99's [static n], which C++ does not have. */
+    PAGANI_TARGET_HOST_CXX,
     /* CUDA C++ for NVRTC (no headers needed): defines
      *   __device__ __forceinline__ double
      *   pagani_integrand_device(const double *x, const void *params); */
@@ -50,5 +54,10 @@ typedef enum pagani_source_target {
  * the vector form's components), or NULL when memory ran out. */
 char *pagani_source_wrap(const char *source, int n, int ncomp,
                          pagani_source_target target);
+
+/* Length of an expression source without its trailing blanks and
+ * semicolons, so that "x[0] * x[1];" is taken as the expression it
+ * means. */
+size_t pagani_source_expression_length(const char *source);
 
 #endif /* PAGANI_SOURCE_ENV_H */
