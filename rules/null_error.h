@@ -7,28 +7,9 @@
  *
  * When the null rules decay -- c0 E_1 <= E_2 and c0 E_2 <= E_3, DCUHRE's
  * test that the rule is in its asymptotic regime -- the error is c1 E_1;
- * otherwise it is c2 times the largest E_k (the reference's formula),
- * except where they decay more slowly: E_1 < E_2 < E_3, each step by at
- * least r = min(E_2/E_1, E_3/E_2), 1 < r < c0. There the error is the
- * geometric interpolation between the two ends,
- *   c2 E_3 (c1 E_1 / (c2 E_3))^(log r / log c0),
- * c2 E_3 as r falls to 1 and c1 E_1 as r rises to c0. DCUHRE's test alone
- * jumps: null rules falling by 4.9 a step gave c2 E_3 = 120 c1 E_1, by 5
- * gave c1 E_1, and the regions around a peak whose null rules fell short
- * of c0 carried most of the error at convergence for no more reason than
- * that (the paper's f2 5-D at 1e-3: 82% of the reported 6.5e-4, true
- * 4.9e-6; 5.0e-4 and 3.7e-5 with the interpolation). Such a region is
- * still not asymptotic: its sign stays unknown (error_sign.h) and its
- * error is added by size or as the randomized check bounds it. Null rules
- * that do not fall at every step (a wide peak, a jump or a kink inside)
- * keep c2 times the largest; so, from 5-D on, does the degree-9 rule's
- * estimate of one wide peak over the whole cube, which is below its true
- * error from 8-D on (tests/test_rules.c). With the interpolation the paper's f2 5-D at
- * 1e-3 needs 1.8 times fewer evaluations, f4 5-D at 1e-4 1.4 times
- * (issue 37).
+ * otherwise it is c2 times the largest E_k (the reference's formula).
  *
- * Where the null rules decay by c0 or more, the error is not scaled down
- * further by how fast they decay:
+ * The error is not scaled down further by how fast the null rules decay:
  * three null rules can fall steeply in a region one or two widths of a
  * Gaussian across, where the basic rule is not yet in its asymptotic
  * regime. With the error scaled by c0 max(E_1/E_2, E_2/E_3) (down to
@@ -50,15 +31,11 @@ PAGANI_HD int pagani_null_rules_decay(double c0, double e1, double e2, double e3
 }
 
 /* The raw error of a region of `volume` from E_1, E_2, E_3 and the
- * rule's constants (c0, c1, c2), as above. */
+ * rule's constants (c0, c1, c2). */
 PAGANI_HD double pagani_null_rule_error(double c0, double c1, double c2, double volume,
                                         double e1, double e2, double e3)
 {
     if (pagani_null_rules_decay(c0, e1, e2, e3)) return volume * c1 * e1;
-    if (e1 > 0.0 && e1 < e2 && e2 < e3) {
-        const double step = fmin(e2 / e1, e3 / e2), largest = c2 * e3;
-        return volume * largest * pow(c1 * e1 / largest, log(step) / log(c0));
-    }
     return volume * c2 * fmax(e1, fmax(e2, e3));
 }
 

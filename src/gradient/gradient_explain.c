@@ -23,14 +23,19 @@ static int source_line(const char *line)
     return 0;
 }
 
-/* Whether line names function `name` with its parameter list. */
+/* Whether line names function `name`: with its parameter list (GCC's
+ * "isnan(pagani_dual<2>&)") or in quotes, perhaps qualified (NVRTC's
+ * `overloaded function "isnan"` or `"std::isnan"`). */
 static int names_call(const char *line, const char *name)
 {
     size_t len = strlen(name);
-    for (const char *at = strstr(line, name); at; at = strstr(at + 1, name))
-        if (at[len] == '(' &&
-            (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')))
+    for (const char *at = strstr(line, name); at; at = strstr(at + 1, name)) {
+        int quoted = at > line && (at[-1] == '"' || at[-1] == ':') &&
+                     at[len] == '"';
+        if (quoted || (at[len] == '(' && (at == line ||
+            !(isalnum((unsigned char)at[-1]) || at[-1] == '_'))))
             return 1;
+    }
     return 0;
 }
 
@@ -54,11 +59,24 @@ static int unknown_call(const char *line, char *buf, size_t size)
     return len > 0;
 }
 
-/* What the log line `line` (one error) shows, in words, into buf; 0 when
- * it is none of the refused constructs. */
-static int construct(const char *line, char *buf, size_t size)
+/* The words for an unmatched call in line, into buf; 0 when it names
+ * none. */
+static int unknown_call_words(const char *line, char *buf, size_t size)
 {
     char name[64];
+    if (!unknown_call(line, name, sizeof name)) return 0;
+    snprintf(buf, size, "`%s` of a value that may depend on the "
+             "parameters (no derivative is known for it)", name);
+    return 1;
+}
+
+/* What the log line `line` (one error) shows, in words, into buf; 0 when
+ * it is none of the refused constructs. NVRTC names the argument types of
+ * an unmatched call on the next line, so a call is taken for one with a
+ * dual argument when the log shows the dual type (`dual_in_log`). */
+static int construct(const char *line, int dual_in_log, char *buf,
+                     size_t size)
+{
     if (strstr(line, "pagani_gradient_raw_params")) {
         snprintf(buf, size, "the parameter block read through `params` "
                  "(its bytes carry no derivatives): read the parameters "
@@ -77,6 +95,8 @@ static int construct(const char *line, char *buf, size_t size)
                      "or bit of a value)", r->name);
             return 1;
         }
+    if (dual_in_log && strstr(line, "no instance of overloaded function"))
+        return unknown_call_words(line, buf, size);
     if (!strstr(line, "pagani_dual")) return 0;
     if (strstr(line, "double*") || strstr(line, "double *")) {
         snprintf(buf, size, "a pointer to x taken as `double *` (in a "
@@ -84,18 +104,14 @@ static int construct(const char *line, char *buf, size_t size)
                  "read x[i] directly)");
         return 1;
     }
-    if (strstr(line, "convert") || strstr(line, "cast")) {
+    if (strstr(line, "convert") || strstr(line, "conversion") ||
+        strstr(line, "cast")) {
         snprintf(buf, size, "a conversion of a value that may depend on the "
                  "parameters to an integer or other type (a truncation is "
                  "a step: it has no derivative)");
         return 1;
     }
-    if (unknown_call(line, name, sizeof name)) {
-        snprintf(buf, size, "`%s` of a value that may depend on the "
-                 "parameters (no derivative is known for it)", name);
-        return 1;
-    }
-    return 0;
+    return unknown_call_words(line, buf, size);
 }
 
 int pagani_gradient_explain(pagani_context *ctx)
@@ -107,7 +123,9 @@ int pagani_gradient_explain(pagani_context *ctx)
     if (!log || !(copy = strdup(log))) return PAGANI_ERR_COMPILE;
     for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l && !found;
          l = strtok_r(NULL, "\n", &save))
-        if (strstr(l, "error") && (found = construct(l, what, sizeof what)))
+        if (strstr(l, "error") &&
+            (found = construct(l, strstr(log, "pagani_dual") != NULL, what,
+                               sizeof what)))
             line = source_line(l);
     free(copy);
     if (!found) return PAGANI_ERR_COMPILE;
