@@ -14,4 +14,6 @@ libpagani_la_SOURCES += \
 	src/auto_method.c \
 	src/names.c \
 	src/message.c \
+	src/file_io.h \
+	src/file_io.c \
 	src/integrand.c

@@ -19,7 +19,7 @@ cd "$top" || exit 99
 module() {
     case $1 in
     src/internal.h|src/backend.h|src/vegas_backend.h|src/qmc_backend.h|\
-    src/hostdevice.h|include/pagani.h|config.h) echo interface ;;
+    src/hostdevice.h|src/file_io.h|include/pagani.h|config.h) echo interface ;;
     src/methods.h) echo methods ;;
     include/pagani_mpi.h) echo mpi ;;
     src/cli/*) echo cli ;;

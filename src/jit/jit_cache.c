@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "file_io.h"
 #include "jit/jit_cache.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
@@ -171,35 +172,6 @@ char *pagani_cache_entry_path(const char *dir, const char *prefix,
 
 /* ---- entries --------------------------------------------------------- */
 
-/* Reads exactly size bytes from fd into buf; 0, or -1 at an error or the
- * end of the file. */
-static int read_all(int fd, void *buf, size_t size)
-{
-    char *b = buf;
-    while (size > 0) {
-        ssize_t got = read(fd, b, size);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return -1;
-        b += got;
-        size -= (size_t)got;
-    }
-    return 0;
-}
-
-/* Writes size bytes from buf to fd; 0, or -1 with errno set. */
-static int write_all(int fd, const void *buf, size_t size)
-{
-    const char *b = buf;
-    while (size > 0) {
-        ssize_t put = write(fd, b, size);
-        if (put < 0 && errno == EINTR) continue;
-        if (put < 0) return -1;
-        b += put;
-        size -= (size_t)put;
-    }
-    return 0;
-}
-
 /* Hashes the first size bytes of fd, keeping them in *code when code is
  * not NULL; 0, or -1 when they could not be read (or memory ran out). */
 static int hash_code(int fd, size_t size, pagani_cache_key *sum, char **code)
@@ -212,7 +184,7 @@ static int hash_code(int fd, size_t size, pagani_cache_key *sum, char **code)
     while (done < size) {
         size_t step = size - done < CHUNK ? size - done : CHUNK;
         char *at = code ? buf + done : buf;
-        if (read_all(fd, at, step) != 0) {
+        if (pagani_read_upto(fd, at, step) != step) {
             free(buf);
             return -1;
         }
@@ -300,7 +272,8 @@ int pagani_cache_write(const char *dir, const char *path,
         errno = err;
         return -1;
     }
-    if (write_all(fd, code, size) == 0 && write_all(fd, &t, sizeof t) == 0 &&
+    if (pagani_write_all(fd, code, size) == 0 &&
+        pagani_write_all(fd, &t, sizeof t) == 0 &&
         fsync(fd) == 0 && close(fd) == 0) {
         fd = -1;
         if (rename(tmp, path) == 0) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "file_io.h"
 #include "state/identity.h"
 #include "state/state_file.h"
 
@@ -62,19 +63,6 @@ static void make_header(const pagani_state_header *h, size_t bytes,
     w[W_RANK] = (unsigned long long)h->rank;
     w[W_RANKS] = (unsigned long long)h->ranks;
     w[W_PAYLOAD] = bytes;
-}
-
-/* Writes all of data to fd: 0, or -1 with errno. */
-static int write_all(int fd, const unsigned char *data, size_t bytes)
-{
-    while (bytes > 0) {
-        ssize_t n = write(fd, data, bytes);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return -1;
-        data += n;
-        bytes -= (size_t)n;
-    }
-    return 0;
 }
 
 /* fsync of the directory that holds path (so that a rename lasts). */
@@ -131,7 +119,7 @@ int pagani_state_write(pagani_context *ctx, const char *path,
     fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0)
         rc = system_fail(ctx, "creating the temporary file", path, NULL);
-    else if (write_all(fd, file, total) != 0 || fsync(fd) != 0) {
+    else if (pagani_write_all(fd, file, total) != 0 || fsync(fd) != 0) {
         rc = system_fail(ctx, "writing the temporary file", path, temporary);
         close(fd);
     } else if (close(fd) != 0)
@@ -151,7 +139,6 @@ static int read_file(const char *path, unsigned char **file, size_t *size)
 {
     struct stat st;
     int fd = open(path, O_RDONLY);
-    size_t at = 0;
 
     if (fd < 0) return -1;
     errno = 0;
@@ -168,13 +155,8 @@ static int read_file(const char *path, unsigned char **file, size_t *size)
         errno = ENOMEM;
         return -1;
     }
-    while (at < *size) {
-        ssize_t n = read(fd, *file + at, *size - at);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        at += (size_t)n;
-    }
-    *size = at; /* a file that shrank while read is as short as what came */
+    /* a file that shrank while read is as short as what came */
+    *size = pagani_read_upto(fd, *file, *size);
     close(fd);
     return 0;
 }
