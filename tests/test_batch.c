@@ -4,7 +4,8 @@
  * 6-D, one box per integral) against the analytic values and against the
  * loop of pagani_integrate calls, which they must equal bit for bit (the
  * CPU backend's sums are segment-local); a memory budget too small for the
- * whole batch, NaN in one integral, the progress callback; and, briefly,
+ * whole batch, one that fits two members only when shared by need, NaN in
+ * one integral, the progress callback; and, briefly,
  * the same equality for Vegas and QMC batches.
  */
 #include <limits.h>
@@ -366,7 +367,8 @@ static int single_peaks(pagani_context *ctx, pagani_integrand *f, int count,
 }
 
 /* A budget of 2 K m regions for K integrals, m the smallest peak of
- * single_peaks: each integral's share (a K-th at least) keeps m active
+ * single_peaks: each integral's share (its children when all fit, else a
+ * K-th) keeps m active
  * regions and their children, so an integral whose peak is m never needs
  * more and must give the same bits as alone; the budget is too small for
  * some others, which end PAGANI_OUT_OF_CAPACITY; none may claim to have
@@ -540,6 +542,49 @@ static void check_progress(pagani_context *ctx)
     pagani_integrand_destroy(f);
 }
 
+/* Two members under a budget of twice the sum of their peaks (active
+ * regions): the children of all their active regions always fit together.
+ * The narrow one (peak 504 at iteration 7, on the CPU) peaks while the
+ * wider one still runs (69 active then), above a quarter of the budget,
+ * the active regions an equal half of the list would let it keep; shared
+ * by need, memory limits neither, and each gives its single call's bits
+ * under the same budget. */
+static void check_fitting(pagani_context *ctx)
+{
+    enum { N = 3, K = 2, NARROW = 0 };
+    const double params[BATCH_PARAMS * K] = {0.5, 0.15, 0.37, 0.2};
+    double lower[N], upper[N];
+    size_t region_bytes =
+        ctx->backend->cubature->bytes_per_region(ctx->backend_state, N, 1);
+    pagani_options opt = batch_options(PAGANI_CUBATURE, 1e-8);
+    pagani_result single[K], r[K];
+    long long peaks[K], budget;
+    pagani_integrand *f = make_gaussian(ctx, N);
+    int rc, diff = -1;
+
+    opt.initial_splits = 2;
+    batch_unit_cube(lower, upper, N);
+    rc = single_peaks(ctx, f, K, params, lower, upper, opt, single, peaks);
+    budget = 2 * (peaks[0] + peaks[1]);
+    pagani_context_set_memory(ctx, (size_t)budget * region_bytes);
+    if (rc == PAGANI_OK)
+        rc = single_peaks(ctx, f, K, params, lower, upper, opt, single, peaks);
+    if (rc == PAGANI_OK)
+        rc = pagani_integrate_batch(ctx, f, K, params, BATCH_BLOCK, lower,
+                                    upper, 0, &opt, r);
+    if (rc != PAGANI_OK)
+        tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
+    pagani_context_set_memory(ctx, 0);
+    if (rc == PAGANI_OK) diff = first_difference(r, single, K, -1);
+    tap_ok(rc == PAGANI_OK && peaks[NARROW] > budget / 4 && diff < 0,
+           "a budget of %lld regions for peaks of %lld and %lld active: both "
+           "members give their single calls' bits (%s, %s)",
+           budget, peaks[0], peaks[1], pagani_status_name(r[0].status),
+           pagani_status_name(r[1].status));
+    diag_difference(r, single, diff);
+    pagani_integrand_destroy(f);
+}
+
 int main(void)
 {
     pagani_context *ctx = NULL;
@@ -553,6 +598,7 @@ int main(void)
         check_batch(ctx, &cases[i]);
     check_mixed(ctx);
     check_memory(ctx);
+    check_fitting(ctx);
     check_nonfinite(ctx);
     check_progress(ctx);
     pagani_context_destroy(ctx);

@@ -92,12 +92,29 @@ static int load_uniform_split(pagani_context *ctx, const pagani_batch *batch, in
     return rc;
 }
 
+/* Each running integral's share of the list after this split: when the
+ * children of every running integral's active regions fit together, its
+ * own children and an equal part of the rest, so that memory limits none
+ * of them and each decides as it would alone; else an equal part of the
+ * list. */
+static void share_list(batch_run *b, int running)
+{
+    long long need = 0, left;
+
+    for (int k = 0; k < b->integrals; k++)
+        if (b->runs[k].running) need += 2 * b->sums[k].active;
+    left = b->capacity - need;
+    for (int k = 0; k < b->integrals; k++)
+        b->runs[k].share = !running   ? 0
+                           : left >= 0 ? 2 * b->sums[k].active + left / running
+                                       : b->capacity / running;
+}
+
 /* One iteration of every running integral; returns a backend's error, or
  * PAGANI_OK (also when f was not finite in some integral: b->nonfinite). */
 static int iterate(batch_run *b, int it)
 {
     int rc = cubature_evaluate(b), running;
-    long long share;
 
     if (rc == PAGANI_STOP_REQUESTED) { /* the list is left as it is */
         cubature_stop_all(b);
@@ -107,9 +124,7 @@ static int iterate(batch_run *b, int it)
     if (rc == PAGANI_OK) rc = cubature_take_estimates(b);
     if (rc != PAGANI_OK) return rc;
     running = cubature_end_tests(b, cubature_progress(b, it + 1));
-    /* The list is shared equally by the integrals that go on. */
-    share = running ? b->capacity / running : 0;
-    for (int k = 0; k < b->integrals; k++) b->runs[k].share = share;
+    share_list(b, running);
     rc = cubature_choose_thresholds(b);
     if (rc == PAGANI_OK && b->dropped) /* an ended integral's stay unset */
         memset(b->dropped, 0, 2 * (size_t)b->ncomp * b->integrals * sizeof(double));
