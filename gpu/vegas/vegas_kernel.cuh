@@ -304,8 +304,14 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
     pagani_vegas_partial p = pagani_vegas_empty();
     pagani_vegas_csums cs;
     double *const piece_components = pagani_vegas_cstart(cs);
-    double x[PAGANI_N];
+    double x[PAGANI_N], lower[PAGANI_N], width[PAGANI_N];
 
+    /* the box in registers: read once a thread, not once a piece */
+#pragma unroll
+    for (int d = 0; d < PAGANI_N; d++) {
+        lower[d] = a.lower[k * PAGANI_N + d];
+        width[d] = a.width[k * PAGANI_N + d];
+    }
     if (a.grid_shared) {
         for (int c = threadIdx.x; c < a.grid_cells; c += blockDim.x) free_smem[c] = grid[c];
         g = free_smem;
@@ -333,8 +339,8 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
     kp.bin_scale = m.bin_scale;
     kp.grid = g;
     kp.bins_hi = ACC && !a.bins_shared ? bins + a.bin_cells : 0;
-    kp.lower = a.lower + k * PAGANI_N;
-    kp.width = a.width + k * PAGANI_N;
+    kp.lower = lower;
+    kp.width = width;
     kp.params = a.params ? (const char *)a.params + k * a.params_stride : 0;
 
     if (a.mapping == PAGANI_VEGAS_MAP_UNITS) {
