@@ -92,21 +92,28 @@ static int load_uniform_split(pagani_context *ctx, const pagani_batch *batch, in
     return rc;
 }
 
-/* Each running integral's share of the list after this split: when the
- * children of every running integral's active regions fit together, its
- * own children and an equal part of the rest, so that memory limits none
- * of them and each decides as it would alone; else an equal part of the
- * list. */
+/* What integral k's split may need: its active regions' children, or,
+ * when classify left none active, all its regions' (choose_all then
+ * classifies them active again). */
+static long long split_need(const batch_run *b, int k)
+{
+    return 2 * (b->sums[k].active > 0 ? b->sums[k].active : b->runs[k].count);
+}
+
+/* Each running integral's share of the list after this split: when what
+ * every running integral's split may need fits together, its own need and
+ * an equal part of the rest, so that memory limits none of them and each
+ * decides as it would alone; else an equal part of the list. */
 static void share_list(batch_run *b, int running)
 {
     long long need = 0, left;
 
     for (int k = 0; k < b->integrals; k++)
-        if (b->runs[k].running) need += 2 * b->sums[k].active;
+        if (b->runs[k].running) need += split_need(b, k);
     left = b->capacity - need;
     for (int k = 0; k < b->integrals; k++)
-        b->runs[k].share = !running   ? 0
-                           : left >= 0 ? 2 * b->sums[k].active + left / running
+        b->runs[k].share = !running || !b->runs[k].running ? 0
+                           : left >= 0 ? split_need(b, k) + left / running
                                        : b->capacity / running;
 }
 
