@@ -366,6 +366,25 @@ static int single_peaks(pagani_context *ctx, pagani_integrand *f, int count,
     return rc;
 }
 
+/* The batch of count integrals over the unit cube under a memory budget of
+ * `bytes` (the context's default again after it), with a diagnostic when
+ * it fails. */
+static int batch_in_budget(pagani_context *ctx, pagani_integrand *f, int count,
+                           const double *params, const double *lower,
+                           const double *upper, const pagani_options *opt,
+                           size_t bytes, pagani_result *r)
+{
+    int rc;
+
+    pagani_context_set_memory(ctx, bytes);
+    rc = pagani_integrate_batch(ctx, f, count, params, BATCH_BLOCK, lower,
+                                upper, 0, opt, r);
+    if (rc != PAGANI_OK)
+        tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
+    pagani_context_set_memory(ctx, 0);
+    return rc;
+}
+
 /* A budget of 2 K m regions for K integrals, m the smallest peak of
  * single_peaks: each integral's share (its children when all fit, else a
  * K-th) keeps m active
@@ -393,13 +412,9 @@ static void check_memory(pagani_context *ctx)
     rc = single_peaks(ctx, f, K, params, lower, upper, opt, single, peaks);
     for (int k = 0; k < K; k++)
         if (peaks[k] < fits) fits = peaks[k];
-    pagani_context_set_memory(ctx, (size_t)(2 * K * fits) * region_bytes);
     if (rc == PAGANI_OK)
-        rc = pagani_integrate_batch(ctx, f, K, params, BATCH_BLOCK, lower,
-                                    upper, 0, &opt, r);
-    if (rc != PAGANI_OK)
-        tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
-    pagani_context_set_memory(ctx, 0);
+        rc = batch_in_budget(ctx, f, K, params, lower, upper, &opt,
+                             (size_t)(2 * K * fits) * region_bytes, r);
     for (int k = 0; rc == PAGANI_OK && k < K; k++) {
         double truth =
             batch_gaussian_truth(params + BATCH_PARAMS * k, N, lower, upper);
@@ -569,12 +584,10 @@ static void check_fitting(pagani_context *ctx)
     pagani_context_set_memory(ctx, (size_t)budget * region_bytes);
     if (rc == PAGANI_OK)
         rc = single_peaks(ctx, f, K, params, lower, upper, opt, single, peaks);
-    if (rc == PAGANI_OK)
-        rc = pagani_integrate_batch(ctx, f, K, params, BATCH_BLOCK, lower,
-                                    upper, 0, &opt, r);
-    if (rc != PAGANI_OK)
-        tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
     pagani_context_set_memory(ctx, 0);
+    if (rc == PAGANI_OK)
+        rc = batch_in_budget(ctx, f, K, params, lower, upper, &opt,
+                             (size_t)budget * region_bytes, r);
     if (rc == PAGANI_OK) diff = first_difference(r, single, K, -1);
     tap_ok(rc == PAGANI_OK && peaks[NARROW] > budget / 4 && diff < 0,
            "a budget of %lld regions for peaks of %lld and %lld active: both "
