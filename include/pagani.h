@@ -142,6 +142,29 @@ typedef enum pagani_norm {
     PAGANI_NORM_MAX             /* the same with the max norm */
 } pagani_norm;
 
+/* How cubature refines its region list (pagani_options.strategy; README,
+ * "Methods"). Both keep every honesty rule of the method (probes, the
+ * randomized check, the two-level error): a region that is not split
+ * stays in the list with its error in the total, unless it is finished
+ * as breadth-first finishes regions. */
+typedef enum pagani_strategy {
+    PAGANI_STRATEGY_AUTO = 0,    /* worst-first where it runs (the CPU
+                                    backend, a scalar integrand), else
+                                    breadth-first; the default */
+    PAGANI_STRATEGY_BREADTH,     /* the paper's: every region that is not
+                                    finished is split in every iteration
+                                    (the GPU's width wants it) */
+    PAGANI_STRATEGY_WORST_FIRST  /* split only the regions of the largest
+                                    errors, as many as the tolerance needs
+                                    this iteration (at least an eighth of
+                                    them), the others wait in the list
+                                    without being evaluated again
+                                    (hcubature and Cuhre split one worst
+                                    region at a time); the CPU backend and
+                                    scalar integrands only, else
+                                    PAGANI_ERR_OPTION */
+} pagani_strategy;
+
 /* The change of variables of an unbounded axis (pagani_options.domain_map;
  * README, "Domains and singularities"), with s the axis's scale and c its
  * centre (the whole line only):
@@ -404,6 +427,10 @@ typedef struct pagani_options {
     const char *state_path;      /* NULL (default): no checkpoints */
     double state_interval;       /* seconds between writes, default 600;
                                     0: only when the run ends unconverged */
+
+    /* Cubature: which regions an iteration splits (pagani_strategy),
+     * default PAGANI_STRATEGY_AUTO. */
+    pagani_strategy strategy;
 } pagani_options;
 
 /* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).
