@@ -224,8 +224,8 @@ void cpu_split_region(cpu_cubature *c, long long i, long long j);
 /* cubature_ops.hold_split (cpu_cubature_hold.c) and the free of its
  * stash. */
 int cpu_hold_split(void *state, const double *thresholds,
-                   const double *split_above, long long *new_counts,
-                   long long *held_checked);
+                   const double *split_above, const double *hold_largest,
+                   long long *new_counts, long long *held_checked);
 void cpu_hold_free(cpu_cubature *c);
 
 /* Gathers region i's corner and widths from the SoA lists. */

@@ -12,6 +12,7 @@
  * at an even place and the children's pairs stay aligned for the
  * two-level error.
  */
+#include <math.h>
 #include <stdlib.h>
 #include "cpu/cpu_cubature.h"
 
@@ -45,14 +46,26 @@ static int stash_reserve(cpu_cubature *c, size_t count)
 
 enum fate { DROP, SPLIT, HOLD };
 
-/* What the split does with region i at the integral's threshold and
- * split_above; `odd`: a region split in any case (the last of an odd
- * number held), or -1. */
-static enum fate fate_of(const cpu_cubature *c, long long i, double threshold,
-                         double split_above, long long odd)
+/* The split's limits of one integral (hold_split's arguments). */
+typedef struct hold_limits {
+    double threshold, split_above, largest;
+} hold_limits;
+
+static hold_limits limits_of(int k, const double *thresholds,
+                             const double *split_above, const double *hold_largest)
 {
-    if (!c->active[i] || !(c->error[i] > threshold)) return DROP;
-    if (c->error[i] > split_above || i == odd || (c->job_probes && !c->probed[i]))
+    return (hold_limits){thresholds[k], split_above[k], hold_largest[k]};
+}
+
+/* What the split does with region i within its integral's limits;
+ * `odd`: a region split in any case (the last of an odd number held), or
+ * -1. */
+static enum fate fate_of(const cpu_cubature *c, long long i, hold_limits l,
+                         long long odd)
+{
+    if (!c->active[i] || !(c->error[i] > l.threshold)) return DROP;
+    if (c->error[i] > l.split_above || i == odd || (c->job_probes && !c->probed[i]) ||
+        (l.largest > 0 && fabs(c->value[i]) > l.largest))
         return SPLIT;
     return HOLD;
 }
@@ -60,13 +73,12 @@ static enum fate fate_of(const cpu_cubature *c, long long i, double threshold,
 /* Makes integral k hold an even number of regions: when it holds an odd
  * number, its last held region splits instead (moved between its tile's
  * counts). Returns that region, or -1. */
-static long long even_out(cpu_cubature *c, int k, long long held,
-                          const double *thresholds, const double *split_above)
+static long long even_out(cpu_cubature *c, int k, long long held, hold_limits l)
 {
     if (held % 2 == 0) return -1;
     for (long long t = c->first_tile[k + 1] - 1; t >= c->first_tile[k]; t--)
         for (long long i = cpu_tile_end(c, t, k) - 1; i >= c->tile_start[t]; i--)
-            if (fate_of(c, i, thresholds[k], split_above[k], -1) == HOLD) {
+            if (fate_of(c, i, l, -1) == HOLD) {
                 c->tile_held[t]--;
                 c->tile_kept[t]++;
                 return i;
@@ -134,8 +146,8 @@ static long long scan_places(cpu_cubature *c, long long *new_counts,
 }
 
 int cpu_hold_split(void *state, const double *thresholds,
-                   const double *split_above, long long *new_counts,
-                   long long *held_checked)
+                   const double *split_above, const double *hold_largest,
+                   long long *new_counts, long long *held_checked)
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
@@ -150,7 +162,8 @@ int cpu_hold_split(void *state, const double *thresholds,
         int k = c->tile_owner[t];
         long long split = 0, held = 0;
         for (long long i = c->tile_start[t]; i < cpu_tile_end(c, t, k); i++) {
-            enum fate f = fate_of(c, i, thresholds[k], split_above[k], -1);
+            enum fate f =
+                fate_of(c, i, limits_of(k, thresholds, split_above, hold_largest), -1);
             split += f == SPLIT;
             held += f == HOLD;
         }
@@ -161,7 +174,8 @@ int cpu_hold_split(void *state, const double *thresholds,
         long long held = 0;
         for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++)
             held += c->tile_held[t];
-        odd[k] = even_out(c, k, held, thresholds, split_above);
+        odd[k] = even_out(c, k, held,
+                          limits_of(k, thresholds, split_above, hold_largest));
     }
     total = scan_places(c, new_counts, &held_total);
     if (total > c->capacity)
@@ -176,7 +190,8 @@ int cpu_hold_split(void *state, const double *thresholds,
         int k = c->tile_owner[t];
         long long j = c->tile_kept[t], p = c->tile_held[t], g = c->tile_stash[t];
         for (long long i = c->tile_start[t]; i < cpu_tile_end(c, t, k); i++) {
-            enum fate f = fate_of(c, i, thresholds[k], split_above[k], odd[k]);
+            enum fate f = fate_of(c, i, limits_of(k, thresholds, split_above, hold_largest),
+                                  odd[k]);
             if (f == SPLIT) cpu_split_region(c, i, j++);
             if (f == HOLD) hold_region(c, i, p++, g++);
         }

@@ -147,6 +147,7 @@ static void batch_free(batch_run *b)
     free(b->counts);
     free(b->halvings);
     free(b->split_above);
+    free(b->hold_largest);
     free(b->splitting);
     free(b->held_checked);
     cubature_vector_free(b);
@@ -168,12 +169,13 @@ static int batch_start(batch_run *b, long long per_integral, pagani_result *resu
     b->counts = malloc(K * sizeof(long long));
     b->halvings = malloc(K * sizeof(int));
     b->split_above = malloc(K * sizeof(double));
+    b->hold_largest = malloc(K * sizeof(double));
     b->splitting = malloc(K * sizeof(long long));
     b->held_checked = malloc(K * sizeof(long long));
     if (!b->runs || !b->probe_below || !b->probe_relative || !b->check_above ||
         !b->thresholds ||
         !b->requests || !b->sums || !b->finished || !b->counts || !b->halvings ||
-        !b->split_above || !b->splitting || !b->held_checked)
+        !b->split_above || !b->hold_largest || !b->splitting || !b->held_checked)
         return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY,
                            "the state of %d integrals", b->integrals);
     for (size_t k = 0; k < K; k++) {

@@ -26,6 +26,12 @@
  * converges by epsabs. */
 #define NO_SIGNAL_BELOW 1e-300
 
+/* A region whose |V| exceeds this share of the last estimate holds the
+ * integrand's features: relative-error filtering never finishes it
+ * (cubature_steps.c says why), and worst-first refinement never holds
+ * it (cubature_worst.c). */
+#define RELERR_LARGEST 0.01
+
 /* The state of one integral carried across iterations. */
 typedef struct run {
     long long count;          /* its regions in the current list */
@@ -77,6 +83,7 @@ typedef struct batch_run {
     int worst_first;
     double *split_above;      /* per integral: the kept regions of E above
                                  it split, the others are held */
+    double *hold_largest;     /* per integral: those of |V| above it split */
     long long *splitting;     /* per integral: the regions its next split
                                  splits (worst-first: at least) */
     long long *held_checked;  /* hold_split's, per integral */

@@ -69,7 +69,6 @@ static int met(double value, double error, const pagani_options *opt)
 #define RELERR_SHARE 0.6
 #define NEGLIGIBLE_SHARE 0.2
 #define THRESHOLD_SHARE 0.15
-#define RELERR_LARGEST 0.01
 #define SETTLED_CHANGE 0.01
 #define MAX_HALVINGS 8 /* then an overspending iteration finishes nothing */
 #define CHECK_NEGLIGIBLE 1e-3

@@ -13,7 +13,11 @@
  * the thresholds, the probes, the randomized check and the two-level
  * error are those of breadth-first refinement (cubature_steps.c); only
  * the choice of what splits differs, and a held region is classified in
- * every iteration as a fresh one is.
+ * every iteration as a fresh one is. Where breadth-first refinement
+ * splits a region whatever its error, so does this: a region that was
+ * not vertex-probed, and one holding more than RELERR_LARGEST of the
+ * estimate, whose rule and null rules can agree on an error far below
+ * the true one until it is split (cubature_steps.c).
  */
 #include <math.h>
 #include "cubature/cubature_run.h"
@@ -116,6 +120,7 @@ int cubature_choose_splits(batch_run *b)
         if (!r->running) continue;
         b->splitting[k] = b->sums[k].active - b->finished[k].count;
         b->split_above[k] = b->thresholds[k]; /* hold none */
+        b->hold_largest[k] = RELERR_LARGEST * fabs(r->previous_value);
         /* the first list's regions had no probes: they split */
         if (!b->worst_first || isnan(r->previous_value)) continue;
         rc = choose_worst(b, k);
@@ -128,7 +133,7 @@ int cubature_hold_split(batch_run *b)
 {
     const pagani_options *opt = b->opt;
     int rc = b->ops->hold_split(b->ctx->backend_state, b->thresholds, b->split_above,
-                                b->counts, b->held_checked);
+                                b->hold_largest, b->counts, b->held_checked);
 
     for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++) {
         run *r = &b->runs[k];
