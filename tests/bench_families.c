@@ -5,7 +5,7 @@
  *
  *   bench_families [-m families|suite] [-b cpu|cuda] [-t THREADS]
  *                  [-c CAP] [-r RUNS] [-s SEED] [-e EPSREL,...]
- *                  [-k CODE,...] [-f FAMILY,...] [-S STRATEGY] [-v]
+ *                  [-k CODE,...] [-f FAMILY,...] [-S STRATEGY] [-d DEGREE] [-v]
  *
  * -m families (the default): each family at each of its dimensions,
  * RUNS instances (seeds SEED, SEED+1, ...; default 4 from 1) at each
@@ -24,7 +24,8 @@
  * family and over all.
  * -f restricts the families (corner, face, diagonal, gauss, exp).
  * -S sets libpagani cubature's strategy (auto, breadth, worst; default
- * auto: pagani_strategy).
+ * auto: pagani_strategy); -d its rule degree (7, 9, 11, 13; default 0:
+ * the library's choice).
  *
  * -m suite: issue 37's table (bench_versus.c; -r there is the Genz
  * instances per family and dimension, default 1). Not a test: a table for the
@@ -262,7 +263,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: bench_families [-m families|suite] [-b cpu|cuda] [-t THREADS] "
             "[-c CAP] [-r RUNS] [-s SEED] [-e EPSREL,...] [-k CODE,...] "
-            "[-f FAMILY,...] [-S auto|breadth|worst] [-v]\n");
+            "[-f FAMILY,...] [-S auto|breadth|worst] [-d DEGREE] [-v]\n");
     return 2;
 }
 
@@ -312,7 +313,7 @@ int main(int argc, char **argv)
     static const char *const code_names[] = {"cubature", "vegas", "qmc", "hcubature"};
     const char *family_names[HARD_FAMILIES];
     bench_config c = {PAGANI_BACKEND_CPU, 1, 30000000LL, 0, 1, 5,
-                      {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}, 15u, 0, PAGANI_STRATEGY_AUTO};
+                      {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}, 15u, 0, PAGANI_STRATEGY_AUTO, 0};
     unsigned families = (1u << HARD_FAMILIES) - 1;
     int suite = 0, strategy, rc;
     pagani_context *ctx = NULL;
@@ -337,6 +338,7 @@ int main(int argc, char **argv)
         else if (!strcmp(arg, "-e") && parse_tolerances(value, &c)) continue;
         else if (!strcmp(arg, "-S") && (strategy = parse_strategy(value)) >= 0)
             c.strategy = (pagani_strategy)strategy;
+        else if (!strcmp(arg, "-d")) c.rule_degree = atoi(value);
         else if (!strcmp(arg, "-k") && (c.codes = parse_names(value, code_names, 4))) continue;
         else if (!strcmp(arg, "-f") && (families = parse_names(value, family_names, HARD_FAMILIES)))
             continue;
@@ -362,6 +364,7 @@ int main(int argc, char **argv)
         printf("hcubature %son the CPU, one thread\n",
                c.codes & BENCH_HCUBATURE ? "" : "not asked for; ");
     }
+    printf("cubature rule degree: %d (0: the library's choice)\n", c.rule_degree);
     printf("cubature strategy: %s\n", c.strategy == PAGANI_STRATEGY_BREADTH ? "breadth-first"
                                        : c.strategy == PAGANI_STRATEGY_WORST_FIRST
                                            ? "worst-first" : "auto");
