@@ -23,9 +23,9 @@
 #include "cubature/cubature_run.h"
 
 /* The children's errors of a split region, in sum, over their parent's:
- * what an iteration expects of the regions it splits (a rule of degree 7
- * halves a smooth region's error 2^-8 times over, but a region holding a
- * feature much less). */
+ * what an iteration expects of the regions it splits (halving a smooth
+ * region cuts its error far more, a region holding a peak or a jump much
+ * less; only the number of regions split depends on it). */
 #define EXPECTED_DROP 0.25
 /* The share of the target an iteration aims at: below 1, so that the
  * next end test has room to meet it. */
