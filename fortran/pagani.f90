@@ -108,6 +108,12 @@ module pagani
         enumerator :: PAGANI_NORM_L1
         enumerator :: PAGANI_NORM_MAX
     end enum
+    ! pagani_strategy (pagani_options%strategy): cubature's refinement
+    enum, bind(c)
+        enumerator :: PAGANI_STRATEGY_AUTO = 0
+        enumerator :: PAGANI_STRATEGY_BREADTH
+        enumerator :: PAGANI_STRATEGY_WORST_FIRST
+    end enum
     enum, bind(c)
         enumerator :: PAGANI_MAP_RATIONAL = 0
         enumerator :: PAGANI_MAP_EXPONENTIAL
@@ -167,6 +173,7 @@ module pagani
         type(c_ptr) :: domain_scales  ! per axis: the map's length s, or null
         type(c_ptr) :: state_path     ! checkpoint file (C string), or null
         real(c_double) :: state_interval ! seconds between checkpoints
+        integer(c_int) :: strategy    ! cubature: PAGANI_STRATEGY_*
     end type
 
     ! struct pagani_result

@@ -217,6 +217,9 @@ int pagani_check_options(pagani_context *ctx, const pagani_options *o)
                            "initial_splits must be 0..64 (got %d)", o->initial_splits);
     if (o->norm < PAGANI_NORM_INDIVIDUAL || o->norm > PAGANI_NORM_MAX)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "unknown norm %d", (int)o->norm);
+    if (o->strategy < PAGANI_STRATEGY_AUTO || o->strategy > PAGANI_STRATEGY_WORST_FIRST)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "unknown strategy %d",
+                           (int)o->strategy);
     if (!(o->mc_sigmas >= 0.0 && o->mc_sigmas <= PAGANI_MC_SIGMAS_MAX))
         return pagani_fail(ctx, PAGANI_ERR_OPTION,
                            "mc_sigmas must be 0 (the default, 1) or a number of "

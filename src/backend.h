@@ -172,6 +172,24 @@ typedef struct cubature_ops {
      * (the MPI layer: a rank's bytes over the ranks that share the
      * list). */
     size_t (*bytes_per_region)(void *state, int n, int ncomp);
+    /* Worst-first refinement (pagani_strategy; NULL where a backend has
+     * none: the driver then refines breadth-first, or refuses
+     * PAGANI_STRATEGY_WORST_FIRST). filter_split for a scalar integrand,
+     * except that a kept region of integral k (active, E > thresholds[k])
+     * with E <= split_above[k] is held: it moves to the other buffer
+     * unsplit, after the children of its integral, with its V, E, sign
+     * byte and check, and the next evaluate and classify leave it as it
+     * is (no rule, no probes, no check, no second two-level error). A
+     * region that the evaluation did not vertex-probe (when the job has
+     * probes) or whose |V| exceeds hold_largest[k] (when that is not 0)
+     * is split whatever its E, and so is the last held region of an
+     * integral that would hold an odd number (the pairs of children stay
+     * aligned). new_counts[k]: 2 x split + held; held_checked[k]:
+     * how many of its held regions carry a check (PAGANI_SIGN_CHECKED),
+     * which the next classify counts in parts.checked again. */
+    int (*hold_split)(void *state, const double *thresholds,
+                      const double *split_above, const double *hold_largest,
+                      long long *new_counts, long long *held_checked);
 } cubature_ops;
 
 /* A backend: how to open it on a context, prepare integrands, and its ops. */

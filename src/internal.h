@@ -158,7 +158,7 @@ int pagani_integrand_with_gradient(pagani_context *ctx, pagani_integrand **f,
                                    struct pagani_gradient *g);
 
 /* Checks options (api.c): tolerances (PAGANI_ERR_TOLERANCE), the method,
- * limits, rule, splits, norm and mc_sigmas (PAGANI_ERR_OPTION). */
+ * limits, rule, splits, norm, strategy and mc_sigmas (PAGANI_ERR_OPTION). */
 int pagani_check_options(pagani_context *ctx, const pagani_options *o);
 
 /* Checks a box (api.c): each axis finite with lower < upper, its width

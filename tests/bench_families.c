@@ -5,7 +5,7 @@
  *
  *   bench_families [-m families|suite] [-b cpu|cuda] [-t THREADS]
  *                  [-c CAP] [-r RUNS] [-s SEED] [-e EPSREL,...]
- *                  [-k CODE,...] [-f FAMILY,...] [-v]
+ *                  [-k CODE,...] [-f FAMILY,...] [-S STRATEGY] [-d DEGREE] [-v]
  *
  * -m families (the default): each family at each of its dimensions,
  * RUNS instances (seeds SEED, SEED+1, ...; default 4 from 1) at each
@@ -23,6 +23,9 @@
  * evaluations of the runs with a result; then each code's totals per
  * family and over all.
  * -f restricts the families (corner, face, diagonal, gauss, exp).
+ * -S sets libpagani cubature's strategy (auto, breadth, worst; default
+ * auto: pagani_strategy); -d its rule degree (7, 9, 11, 13; default 0:
+ * the library's choice).
  *
  * -m suite: issue 37's table (bench_versus.c; -r there is the Genz
  * instances per family and dimension, default 1). Not a test: a table for the
@@ -260,7 +263,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: bench_families [-m families|suite] [-b cpu|cuda] [-t THREADS] "
             "[-c CAP] [-r RUNS] [-s SEED] [-e EPSREL,...] [-k CODE,...] "
-            "[-f FAMILY,...] [-v]\n");
+            "[-f FAMILY,...] [-S auto|breadth|worst] [-d DEGREE] [-v]\n");
     return 2;
 }
 
@@ -296,14 +299,23 @@ static int parse_tolerances(const char *list, bench_config *c)
     return c->ntolerances > 0;
 }
 
+/* -S's value as a pagani_strategy, or -1. */
+static int parse_strategy(const char *value)
+{
+    static const char *const names[] = {"auto", "breadth", "worst"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(value, names[k])) return k;
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     static const char *const code_names[] = {"cubature", "vegas", "qmc", "hcubature"};
     const char *family_names[HARD_FAMILIES];
     bench_config c = {PAGANI_BACKEND_CPU, 1, 30000000LL, 0, 1, 5,
-                      {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}, 15u, 0};
+                      {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}, 15u, 0, PAGANI_STRATEGY_AUTO, 0};
     unsigned families = (1u << HARD_FAMILIES) - 1;
-    int suite = 0, rc;
+    int suite = 0, strategy, rc;
     pagani_context *ctx = NULL;
 
     for (int k = 0; k < HARD_FAMILIES; k++) family_names[k] = hard_family_get(k)->name;
@@ -324,6 +336,9 @@ int main(int argc, char **argv)
         else if (!strcmp(arg, "-r")) c.runs = atoi(value);
         else if (!strcmp(arg, "-s")) c.seed = strtoull(value, NULL, 10);
         else if (!strcmp(arg, "-e") && parse_tolerances(value, &c)) continue;
+        else if (!strcmp(arg, "-S") && (strategy = parse_strategy(value)) >= 0)
+            c.strategy = (pagani_strategy)strategy;
+        else if (!strcmp(arg, "-d")) c.rule_degree = atoi(value);
         else if (!strcmp(arg, "-k") && (c.codes = parse_names(value, code_names, 4))) continue;
         else if (!strcmp(arg, "-f") && (families = parse_names(value, family_names, HARD_FAMILIES)))
             continue;
@@ -349,6 +364,10 @@ int main(int argc, char **argv)
         printf("hcubature %son the CPU, one thread\n",
                c.codes & BENCH_HCUBATURE ? "" : "not asked for; ");
     }
+    printf("cubature rule degree: %d (0: the library's choice)\n", c.rule_degree);
+    printf("cubature strategy: %s\n", c.strategy == PAGANI_STRATEGY_BREADTH ? "breadth-first"
+                                       : c.strategy == PAGANI_STRATEGY_WORST_FIRST
+                                           ? "worst-first" : "auto");
     printf("times: %s\n", c.backend == PAGANI_BACKEND_CPU
                                ? "CPU seconds of the process in the call"
                                : "libpagani's wall seconds, hcubature's CPU seconds");

@@ -81,6 +81,8 @@ static void versus_row(pagani_context *ctx, pagani_integrand *f, const char *nam
 
     memset(r, 0, sizeof r);
     o.flags = flags;
+    o.strategy = c->strategy;
+    o.rule_degree = c->rule_degree;
     t[0] = run_timed(ctx, f, pb, &o, c, &r[0]);
     if (c->codes & BENCH_HCUBATURE) t[1] = run_timed(ctx, NULL, pb, &o, c, &r[1]);
     else r[1].failed = 1;

@@ -30,6 +30,8 @@ typedef struct bench_config {
     double tolerances[BENCH_MAX_TOLERANCES];
     unsigned codes;      /* BENCH_* */
     int verbose;         /* print every run */
+    pagani_strategy strategy; /* libpagani cubature's (-S) */
+    int rule_degree;     /* and its rule degree (-d; 0: the library's) */
 } bench_config;
 
 /* The time a table shows of run r: its CPU time on the CPU backend (on one

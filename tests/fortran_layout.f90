@@ -69,6 +69,7 @@ program fortran_layout
     call field('pagani_options.state_path', c_loc(o), c_loc(o%state_path))
     call field('pagani_options.state_interval', c_loc(o), &
         c_loc(o%state_interval))
+    call field('pagani_options.strategy', c_loc(o), c_loc(o%strategy))
 
     call size('pagani_result', c_sizeof(r))
     call field('pagani_result.value', c_loc(r), c_loc(r%value))

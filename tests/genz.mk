@@ -8,3 +8,11 @@ TESTS += tests/test_genz
 
 tests_bench_genz_SOURCES = tests/bench_genz.c tests/genz.h
 tests_bench_genz_LDADD = $(TEST_LIBS)
+
+# Worst-first refinement (pagani_strategy): its option, its evaluation
+# count, and a seeded Genz sweep with either strategy where no converged
+# run's true error exceeds its reported error.
+check_PROGRAMS += tests/test_worst_first
+tests_test_worst_first_SOURCES = tests/test_worst_first.c tests/genz.h tests/tap.h
+tests_test_worst_first_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_worst_first

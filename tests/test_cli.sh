@@ -169,6 +169,13 @@ bad_value 'axis 1: expected LOWER:UPPER' --bounds '0:1,2'
 bad_value bounds -n 3 --bounds '0:1,0:1'
 bad_value method --method simpson
 bad_value rule --rule 8
+bad_value strategy --strategy fast
+run -n 2 --strategy worst --components 'x[0]; x[1]'
+[ $rc -eq 2 ] && grep -q 'scalar integrands only' "$err"
+ok $? "--strategy worst with --components: the library's refusal, exit 2"
+run -n 2 --strategy breadth 'x[0] * x[1]'
+[ $rc -eq 0 ] && grep -q converged "$out"
+ok $? "--strategy breadth: converged"
 bad_value memory --memory 12Q
 # --memory: a size of at least one byte; the message says what is one.
 for size in 0 0.5 abc '1 ' -1K; do
@@ -500,7 +507,7 @@ ok $? "--gradient of floor(p0 x0): refused, naming floor"
 rc=$?
 missing=0
 for opt in --dim --lower --upper --bounds --epsrel --epsabs --method \
-           --backend --rule --max-evals --max-iterations --threads --memory \
+           --backend --rule --strategy --max-evals --max-iterations --threads --memory \
            --no-relerr-filter --seed --params --calls --progress --json \
            --file --help --version --params-file --transform 'Exit status' \
            --components --ncomp --norm --gradient \

@@ -620,6 +620,7 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
     cu_filter_split,
     cu_region_point,
     cu_bytes_per_region,
+    NULL, /* hold_split: breadth-first only (the GPU's width wants it) */
 };
 
 /* ---- integrands and device checks ------------------------------------ */

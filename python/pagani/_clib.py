@@ -39,6 +39,8 @@ CONVERGED = 0
 BACKENDS = {"auto": 0, "cpu": 1, "cuda": 2}
 METHODS = {"auto": 0, "cubature": 1, "vegas": 2, "qmc": 3}
 NORMS = {"individual": 0, "paired": 1, "l2": 2, "l1": 3, "max": 4}
+# pagani_strategy, by name (cubature's refinement)
+STRATEGIES = {"auto": 0, "breadth": 1, "worst": 2}
 FLAGS = {"no_relerr_filter": 1, "vegas_plus": 2, "vegas_1d": 4,
          "no_probes": 8}
 
@@ -90,6 +92,7 @@ class Options(Structure):
         ("domain_scales", POINTER(c_double)),
         ("state_path", ctypes.c_char_p),
         ("state_interval", c_double),
+        ("strategy", c_int),
     ]
 
 

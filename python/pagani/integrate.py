@@ -196,7 +196,11 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         ``domain_scales`` and ``domain_centers`` (above); ``breaks``, one
         sequence of coordinates per axis where f has a kink or jump
         (cubature: the first split's faces fall on them; Vegas and QMC
-        ignore them); and the flags as booleans:
+        ignore them); ``strategy``, cubature's refinement: "auto" (the
+        default: "worst" on the CPU with one component, else "breadth"),
+        "breadth" (every region not finished splits in every iteration)
+        or "worst" (the regions of the largest errors split, the others
+        wait; CPU only); and the flags as booleans:
         no_relerr_filter (for sign-changing f), vegas_plus, vegas_1d,
         no_probes; ``state``, a checkpoint file (a path: the run writes
         its state there every ``state_interval`` seconds, default 600,

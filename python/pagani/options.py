@@ -60,7 +60,8 @@ def _per_axis(n: int, name: str, values: Sequence[float]) -> Any:
 MAPS = {"rational": 0, "exponential": 1}
 
 # The keywords that are not plain fields.
-SPECIAL = ["breaks", "domain_centers", "domain_map", "domain_scales", "state"]
+SPECIAL = ["breaks", "domain_centers", "domain_map", "domain_scales", "state",
+           "strategy"]
 
 
 def make_options(method: str, epsrel: float, epsabs: float,
@@ -90,6 +91,8 @@ def make_options(method: str, epsrel: float, epsabs: float,
             setattr(opt, name, _per_axis(n, name, value))
         elif name == "domain_map":
             opt.domain_map = _choice("domain_map", value, MAPS)
+        elif name == "strategy":
+            opt.strategy = _choice("strategy", value, _clib.STRATEGIES)
         elif name == "state":
             # the bytes stay alive with opt (ctypes keeps them)
             opt.state_path = os.fsencode(value) if value is not None else None

@@ -27,7 +27,7 @@ enum {
     OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
     OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE,
     OPT_DOMAIN_MAP, OPT_DOMAIN_CENTER, OPT_BREAKS, OPT_STATE,
-    OPT_STATE_INTERVAL, OPT_GRADIENT
+    OPT_STATE_INTERVAL, OPT_GRADIENT, OPT_STRATEGY
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -43,6 +43,7 @@ static const struct option long_options[] = {
     {"method",          required_argument, NULL, OPT_METHOD},
     {"backend",         required_argument, NULL, OPT_BACKEND},
     {"rule",            required_argument, NULL, OPT_RULE},
+    {"strategy",        required_argument, NULL, OPT_STRATEGY},
     {"max-evals",       required_argument, NULL, OPT_MAX_EVALS},
     {"max-iterations",  required_argument, NULL, OPT_MAX_ITERATIONS},
     {"threads",         required_argument, NULL, OPT_THREADS},
@@ -420,6 +421,19 @@ static int parse_rule(const char *option, const char *s, int *rule)
     return 0;
 }
 
+/* --strategy: cubature's refinement (pagani_strategy). */
+static int parse_strategy(const char *option, const char *s, pagani_strategy *strategy)
+{
+    static const char *const names[] = {"auto", "breadth", "worst", NULL};
+    static const pagani_strategy values[] = {
+        PAGANI_STRATEGY_AUTO, PAGANI_STRATEGY_BREADTH, PAGANI_STRATEGY_WORST_FIRST};
+    int i = lookup(s, names);
+    if (i < 0)
+        return bad(option, "unknown strategy '%s' (auto, breadth, worst)", s);
+    *strategy = values[i];
+    return 0;
+}
+
 /* --transform: QMC's periodizing transform, qmc_transform 0 to 3. */
 static int parse_transform(const char *option, const char *s, int *transform)
 {
@@ -528,6 +542,7 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
     case OPT_METHOD: return parse_method(option, arg, &a->method);
     case OPT_BACKEND: return parse_backend(option, arg, &a->backend);
     case OPT_RULE: return parse_rule(option, arg, &a->rule);
+    case OPT_STRATEGY: return parse_strategy(option, arg, &a->strategy);
     case OPT_MAX_EVALS:
         return parse_count(option, arg, 0, LLONG_MAX, &a->max_evals);
     case OPT_MAX_ITERATIONS:

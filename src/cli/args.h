@@ -58,6 +58,7 @@ typedef struct cli_args {
     pagani_method method;
     pagani_backend backend;
     int rule;                 /* 0: the library's choice */
+    pagani_strategy strategy; /* --strategy; PAGANI_STRATEGY_AUTO: unset */
     double epsrel;            /* negative: unset */
     double epsabs;            /* negative: unset */
     long long max_evals;      /* negative: unset */

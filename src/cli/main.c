@@ -145,6 +145,7 @@ static pagani_options make_options(const cli_args *a, progress_state *state)
     if (a->max_evals >= 0) o.max_evaluations = a->max_evals;
     if (a->max_iterations >= 0) o.max_iterations = (int)a->max_iterations;
     if (a->rule) o.rule_degree = a->rule;
+    o.strategy = a->strategy;
     if (a->calls > 0.0) o.vegas_calls = a->calls;
     if (a->sigmas > 0.0) o.mc_sigmas = a->sigmas;
     if (a->nscales == 1) o.domain_scale = a->domain_scales[0];

@@ -21,6 +21,9 @@ static void free_integral_arrays(cpu_cubature *c)
     free(c->first_tile);
     free(c->tile_start);
     free(c->tile_kept);
+    free(c->tile_held);
+    free(c->tile_stash);
+    free(c->held_odd);
     free(c->tile_owner);
     free(c->tile_sums);
     free(c->tile_stats);
@@ -42,6 +45,9 @@ static void free_buffers(cpu_cubature *c)
     free(c->error_sign);
     free(c->check_diff);
     free(c->check_var);
+    free(c->held);
+    free(c->probed);
+    cpu_hold_free(c);
     free_integral_arrays(c);
     cpu_vector_free(c);
     cpu_block_values_free(c);
@@ -60,8 +66,9 @@ static size_t cpu_bytes_per_region(void *state, int n, int ncomp)
     return 2 * 2 * (size_t)n * sizeof(double)   /* lower, width, 2 buffers */
            + 4 * sizeof(double)                 /* value, error, check */
            + sizeof(double) / 2                 /* parent value per pair */
-           + 4 * sizeof(int) + 2                /* owner (2), axis, bad point,
-                                                   active, error sign */
+           + 4 * sizeof(int) + 4                /* owner (2), axis, bad point,
+                                                   active, error sign, held,
+                                                   probed */
            + cpu_vector_bytes_per_region(ncomp);
 }
 
@@ -88,10 +95,13 @@ static int allocate_regions(cpu_state *s, int n, long long cap)
     c->error_sign = malloc((size_t)cap);
     c->check_diff = malloc((size_t)cap * sizeof(double));
     c->check_var = malloc((size_t)cap * sizeof(double));
+    c->held = malloc((size_t)cap);
+    c->probed = malloc((size_t)cap);
     if (!c->lower[0] || !c->lower[1] || !c->width[0] || !c->width[1] ||
         !c->owner[0] || !c->owner[1] || !c->value || !c->error ||
         !c->parent_value || !c->axis || !c->bad_point || !c->active ||
-        !c->error_sign || !c->check_diff || !c->check_var) {
+        !c->error_sign || !c->check_diff || !c->check_var || !c->held ||
+        !c->probed) {
         cpu_cubature_free(c);
         s->cubature = NULL;
         return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
@@ -115,11 +125,16 @@ static int allocate_integrals(cpu_state *s, int K)
     c->first_tile = malloc(((size_t)K + 1) * sizeof(long long));
     c->tile_start = malloc(most_tiles * sizeof(long long));
     c->tile_kept = malloc(most_tiles * sizeof(long long));
+    c->tile_held = malloc(most_tiles * sizeof(long long));
+    c->tile_stash = malloc(most_tiles * sizeof(long long));
+    c->held_odd = malloc((size_t)K * sizeof(long long));
     c->tile_owner = malloc(most_tiles * sizeof(int));
     c->tile_sums = malloc(most_tiles * sizeof *c->tile_sums);
     c->tile_stats = malloc(most_tiles * sizeof *c->tile_stats);
     if (!c->counts || !c->first_region || !c->first_tile || !c->tile_start ||
-        !c->tile_kept || !c->tile_owner || !c->tile_sums || !c->tile_stats)
+        !c->tile_kept || !c->tile_held || !c->tile_stash || !c->held_odd ||
+        !c->tile_owner ||
+        !c->tile_sums || !c->tile_stats)
         return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
                            "cannot allocate the lists of %d integrals", K);
     return PAGANI_OK;
@@ -149,6 +164,7 @@ static int cpu_setup(void *state, const cubature_job *job)
     c->params = job->params;
     c->params_stride = job->params_stride;
     c->probes = job->probes && c->rule->nprobes > 0;
+    c->job_probes = job->probes;
     c->cur = 0;
     rc = allocate_integrals(s, job->integrals);
     if (rc == PAGANI_OK) rc = cpu_vector_setup(s, job);
@@ -160,8 +176,7 @@ static int cpu_setup(void *state, const cubature_job *job)
     return rc;
 }
 
-/* Lays out the integrals' stretches and tiles from c->counts. */
-static void make_tiles(cpu_cubature *c)
+void cpu_make_tiles(cpu_cubature *c)
 {
     long long region = 0, t = 0;
     for (int k = 0; k < c->integrals; k++) {
@@ -177,8 +192,7 @@ static void make_tiles(cpu_cubature *c)
     c->tiles = t;
 }
 
-/* The regions in the list. */
-static long long total_regions(const cpu_cubature *c)
+long long cpu_total_regions(const cpu_cubature *c)
 {
     int K = c->integrals;
     return c->first_region[K - 1] + c->counts[K - 1];
@@ -191,9 +205,10 @@ static int cpu_load(void *state, const double *lower, const double *width,
     long long count;
 
     memcpy(c->counts, counts, (size_t)c->integrals * sizeof *counts);
-    make_tiles(c);
+    cpu_make_tiles(c);
     c->has_parents = 0;
-    count = total_regions(c);
+    count = cpu_total_regions(c);
+    memset(c->held, 0, (size_t)count);
     for (int d = 0; d < c->n; d++) {
         memcpy(c->lower[c->cur] + (size_t)d * c->capacity, lower + (size_t)d * count,
                (size_t)count * sizeof(double));
@@ -211,7 +226,7 @@ static int cpu_evaluate(void *state, const double *probe_below,
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
-    long long count = total_regions(c);
+    long long count = cpu_total_regions(c);
     int checks = 0;
 
     for (int k = 0; k < c->integrals; k++) checks |= c->ncomp == 1 && !isinf(check_above[k]);
@@ -278,7 +293,8 @@ static void classify_tile(cpu_cubature *c, long long start, long long end,
         cpu_vector_two_level(c, start, end, k);
     else if (q->has_parents)
         for (long long j = start / 2; j < end / 2; j++)
-            cpu_two_level(c->value + 2 * j, c->error + 2 * j, c->parent_value[j],
+            if (!c->held[2 * j]) /* a held pair's E is refined already */
+                cpu_two_level(c->value + 2 * j, c->error + 2 * j, c->parent_value[j],
                           c->error_sign + 2 * j);
     for (long long i = start; i < end; i++) {
         double v = c->value[i], e = c->error[i];
@@ -310,7 +326,7 @@ static int cpu_classify(void *state, const classify_request *requests,
     cpu_cubature *c = s->cubature;
     cubature_sums *part = c->tile_sums;
 
-#pragma omp parallel for schedule(static) num_threads(cpu_team(s, (double)total_regions(c)))
+#pragma omp parallel for schedule(static) num_threads(cpu_team(s, (double)cpu_total_regions(c)))
     for (long long t = 0; t < c->tiles; t++) {
         int k = c->tile_owner[t];
         if (!requests[k].classify) continue;
@@ -363,9 +379,7 @@ static int keeps(const cpu_cubature *c, long long i, double threshold)
     return c->active[i] && c->error[i] > threshold;
 }
 
-/* Writes the two halves of region i (split along its axis) to slots
- * 2j and 2j+1 of the other buffer. */
-static void split_region(cpu_cubature *c, long long i, long long j)
+void cpu_split_region(cpu_cubature *c, long long i, long long j)
 {
     const int nxt = 1 - c->cur;
     const size_t cap = (size_t)c->capacity;
@@ -382,6 +396,7 @@ static void split_region(cpu_cubature *c, long long i, long long j)
         }
     }
     c->owner[nxt][2 * j] = c->owner[nxt][2 * j + 1] = c->owner[c->cur][i];
+    c->held[2 * j] = c->held[2 * j + 1] = 0;
     c->parent_value[j] = c->value[i];
     if (c->ncomp > 1) cpu_vector_parent(c, i, j);
 }
@@ -391,7 +406,7 @@ static int cpu_filter_split(void *state, const double *thresholds,
 {
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
-    double work = (double)total_regions(c);
+    double work = (double)cpu_total_regions(c);
     long long total = 0;
 
 #pragma omp parallel for schedule(static) num_threads(cpu_team(s, work))
@@ -425,12 +440,12 @@ static int cpu_filter_split(void *state, const double *thresholds,
         int k = c->tile_owner[t];
         long long j = c->tile_kept[t];
         for (long long i = c->tile_start[t]; i < cpu_tile_end(c, t, k); i++)
-            if (keeps(c, i, thresholds[k])) split_region(c, i, j++);
+            if (keeps(c, i, thresholds[k])) cpu_split_region(c, i, j++);
     }
     c->cur = 1 - c->cur;
     c->has_parents = 1;
     memcpy(c->counts, new_counts, (size_t)c->integrals * sizeof *new_counts);
-    make_tiles(c);
+    cpu_make_tiles(c);
     return PAGANI_OK;
 }
 
@@ -453,4 +468,5 @@ const cubature_ops pagani_cpu_cubature_ops = {
     cpu_filter_split,
     cpu_region_point,
     cpu_bytes_per_region,
+    cpu_hold_split,
 };

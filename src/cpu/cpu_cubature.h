@@ -45,6 +45,15 @@ struct cpu_cubature {
                                     children (parent_value is theirs) */
     double *check_diff;          /* a checked region's V - M and its */
     double *check_var;           /* variance (rules/random_check.h) */
+    /* Worst-first refinement (cpu_cubature_hold.c). */
+    unsigned char *held;         /* region i waits unsplit: its results
+                                    are those of an earlier list */
+    unsigned char *probed;       /* its evaluation ran the vertex probes
+                                    (or would have: E within their bound) */
+    int job_probes;              /* the job's probes flag */
+    struct cpu_held *stash;      /* hold_split's held regions in flight,
+                                    grown on demand */
+    size_t stash_size;
     /* Vector integrands (cpu_cubature_vector.c; ncomp 1: all unused). */
     int ncomp;                   /* components of f */
     int norm, group_size, groups;/* rules/component_norm.h */
@@ -66,6 +75,10 @@ struct cpu_cubature {
     long long *tile_start;
     int *tile_owner;             /* its integral */
     long long *tile_kept;        /* filter_split's scan scratch */
+    long long *tile_held;        /* hold_split's, of the held regions: */
+    long long *tile_stash;       /* their places, and in the stash */
+    long long *held_odd;         /* per integral: the held region that
+                                    splits to keep the held count even */
     cubature_sums *tile_sums;    /* classify's per-tile sums */
     threshold_stats *tile_stats; /* threshold_stats' per-tile sums */
     /* A block integrand's job: each thread's values (cpu_cubature_block.c),
@@ -132,7 +145,8 @@ int cpu_values_missed(const cpu_values *values, long long i);
 /* Applies the rule to region i: V, raw E (every component's), split axis,
  * first bad point, sign byte; the axial probes when the job has probes;
  * then the vertex probes when E <= probe_below or E <= probe_relative *
- * |V|. scratch: CPU_EVAL_SCRATCH doubles. f's values come from `values`
+ * |V| (and its probed byte says whether). A held region is left as it
+ * is. scratch: CPU_EVAL_SCRATCH doubles. f's values come from `values`
  * for a block integrand (then a run that missed some is run again), else
  * from calls (values NULL). */
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
@@ -140,7 +154,7 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
                          cpu_values *values);
 
 /* The randomized check (rules/random_check.h) of region i of a scalar
- * integrand, once every region is evaluated, when its error's sign is
+ * integrand (not a held one), once every region is evaluated, when its error's sign is
  * unknown and its two-level error (with its sibling, when the list has
  * parents) exceeds check_above: V - M and its variance into check_diff
  * and check_var, and the sign byte PAGANI_SIGN_CHECKED; a NaN or infinity
@@ -196,6 +210,23 @@ void cpu_vector_merge(const cpu_cubature *c, int k, double *out);
 
 /* Remembers region i's V_c as the parent of pair j. */
 void cpu_vector_parent(cpu_cubature *c, long long i, long long j);
+
+/* The regions in the list. */
+long long cpu_total_regions(const cpu_cubature *c);
+
+/* Lays out the integrals' stretches and tiles from c->counts. */
+void cpu_make_tiles(cpu_cubature *c);
+
+/* Writes the two halves of region i (split along its axis) to slots
+ * 2j and 2j+1 of the other buffer, pair j's parent value its V. */
+void cpu_split_region(cpu_cubature *c, long long i, long long j);
+
+/* cubature_ops.hold_split (cpu_cubature_hold.c) and the free of its
+ * stash. */
+int cpu_hold_split(void *state, const double *thresholds,
+                   const double *split_above, const double *hold_largest,
+                   long long *new_counts, long long *held_checked);
+void cpu_hold_free(cpu_cubature *c);
 
 /* Gathers region i's corner and widths from the SoA lists. */
 void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w);

@@ -176,7 +176,8 @@ static void evaluate_run(cpu_values *v, long long first, long long count,
 {
     cpu_cubature *c = (cpu_cubature *)v->c;
     values_begin(v, first, count, 0, c->rule->npoints + c->rule->nprobes);
-    for (long long i = first; i < first + count; i++) queue_fixed_points(v, i);
+    for (long long i = first; i < first + count; i++)
+        if (!c->held[i]) queue_fixed_points(v, i);
     values_flush(v);
     for (int round = 0; round < 2 && !v->halted; round++) {
         /* round 1 runs again the regions whose vertex probes missed */

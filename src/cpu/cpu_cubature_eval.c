@@ -181,6 +181,7 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
     unsigned char sign = 0;
     long long p;
 
+    if (c->held[i]) return; /* evaluated in an earlier list */
     cpu_region_box(c, i, lo, w);
     for (int d = 0; d < n; d++) volume *= w[d];
     for (int k = 0; k < 5 * C; k++) sums[k] = 0.0;
@@ -213,8 +214,9 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
         raised = check_axial(c, values, i, params, lo, w, volume, f_axis,
                              axis_points, error, probe_scratch, &first_bad);
     cpu_store_region(c, i, value, error);
-    if ((c->error[i] <= probe_below ||
-         c->error[i] <= probe_relative * fabs(c->value[i])) &&
+    c->probed[i] = c->error[i] <= probe_below ||
+                   c->error[i] <= probe_relative * fabs(c->value[i]);
+    if (c->probed[i] &&
         check_probes(c, values, i, params, lo, w, volume, rule_max, rule_min,
                      error, probe_scratch, &first_bad)) {
         cpu_store_region(c, i, value, error);
@@ -236,7 +238,7 @@ void cpu_check_region(cpu_cubature *c, long long i, double check_above,
     int first_bad = c->bad_point[i];
     pagani_u64 key;
 
-    if (c->error_sign[i] != 0) return;
+    if (c->error_sign[i] != 0 || c->held[i]) return;
     if (c->has_parents) {
         const long long j = i / 2, sibling = i ^ 1;
         e = pagani_two_level_error(e, c->error[sibling],

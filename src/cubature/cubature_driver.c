@@ -7,7 +7,9 @@
  *     stop when (e + e_f) <= max(epsrel |v + v_f|, epsabs);
  *     THRESHOLD-CLASSIFY when the estimate has settled in its digits or
  *     splitting every active region would not fit in memory;
- *     add the finished regions to (v_f, e_f); FILTER + SPLIT the rest.
+ *     add the finished regions to (v_f, e_f); FILTER + SPLIT the rest
+ *     (worst-first, cubature_worst.c: split the worst of them, hold the
+ *     others).
  *
  * Each integral of a batch is judged on its own, by the same decisions a
  * batch of one makes; the backend forms its sums from its own regions
@@ -135,7 +137,9 @@ static int iterate(batch_run *b, int it)
     rc = cubature_choose_thresholds(b);
     if (rc == PAGANI_OK && b->dropped) /* an ended integral's stay unset */
         memset(b->dropped, 0, 2 * (size_t)b->ncomp * b->integrals * sizeof(double));
-    if (rc == PAGANI_OK)
+    if (rc == PAGANI_OK && b->worst_first)
+        rc = cubature_hold_split(b);
+    else if (rc == PAGANI_OK)
         rc = b->ops->filter_split(b->ctx->backend_state, b->thresholds, b->counts,
                                   b->dropped);
     if (rc == PAGANI_OK && b->ncomp > 1) cubature_vector_finish(b);
@@ -164,6 +168,10 @@ static void batch_free(batch_run *b)
     free(b->finished);
     free(b->counts);
     free(b->halvings);
+    free(b->split_above);
+    free(b->hold_largest);
+    free(b->splitting);
+    free(b->held_checked);
     cubature_vector_free(b);
 }
 
@@ -182,9 +190,14 @@ static int batch_start(batch_run *b, long long per_integral, pagani_result *resu
     b->finished = malloc(K * sizeof *b->finished);
     b->counts = malloc(K * sizeof(long long));
     b->halvings = malloc(K * sizeof(int));
+    b->split_above = malloc(K * sizeof(double));
+    b->hold_largest = malloc(K * sizeof(double));
+    b->splitting = malloc(K * sizeof(long long));
+    b->held_checked = malloc(K * sizeof(long long));
     if (!b->runs || !b->probe_below || !b->probe_relative || !b->check_above ||
         !b->thresholds ||
-        !b->requests || !b->sums || !b->finished || !b->counts || !b->halvings)
+        !b->requests || !b->sums || !b->finished || !b->counts || !b->halvings ||
+        !b->split_above || !b->hold_largest || !b->splitting || !b->held_checked)
         return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY,
                            "the state of %d integrals", b->integrals);
     for (size_t k = 0; k < K; k++) {
@@ -239,6 +252,11 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     b.check_points = f->ncomp == 1 ? PAGANI_CHECK_POINTS : 0;
     b.capacity = region_capacity(ctx, n, f->ncomp);
     b.ncomp = f->ncomp;
+    rc = cubature_worst_first(&b, f, &b.worst_first);
+    if (rc != PAGANI_OK) {
+        pagani_rule_destroy(rule);
+        return rc;
+    }
     /* compared as a double first: 64^20 overflows a long long */
     if (pow(parts, n) * batch->count > (double)(b.capacity / 2)) {
         pagani_rule_destroy(rule);

@@ -8,6 +8,7 @@
 #define PAGANI_CUBATURE_RUN_H
 
 #include <float.h>
+#include <math.h>
 #include "methods.h"
 
 /* The round-off of an estimate: a sum over many regions of rule sums with
@@ -24,6 +25,12 @@
  * is 0 only in sum (odd over a symmetric box) has regions of |V| > 0 and
  * converges by epsabs. */
 #define NO_SIGNAL_BELOW 1e-300
+
+/* A region whose |V| exceeds this share of the last estimate holds the
+ * integrand's features: relative-error filtering never finishes it
+ * (cubature_steps.c says why), and worst-first refinement never holds
+ * it (cubature_worst.c). */
+#define RELERR_LARGEST 0.01
 
 /* The state of one integral carried across iterations. */
 typedef struct run {
@@ -47,6 +54,9 @@ typedef struct run {
     double signal;            /* the largest sum of |V| + E of a list so
                                  far (NO_SIGNAL_BELOW) */
     long long share;          /* regions it may hold after this split */
+    long long held;           /* of count, those held from the last list
+                                 (worst-first): not evaluated again */
+    long long held_checked;   /* of them, those that carry a check */
     pagani_result *result;
 } run;
 
@@ -69,6 +79,14 @@ typedef struct batch_run {
     threshold_stats *finished;
     long long *counts;
     int *halvings;            /* per integral, this iteration */
+    /* Worst-first refinement (cubature_worst.c; breadth-first: unused). */
+    int worst_first;
+    double *split_above;      /* per integral: the kept regions of E above
+                                 it split, the others are held */
+    double *hold_largest;     /* per integral: those of |V| above it split */
+    long long *splitting;     /* per integral: the regions its next split
+                                 splits (worst-first: at least) */
+    long long *held_checked;  /* hold_split's, per integral */
     int nonfinite;            /* the first integral whose f was not finite,
                                  or -1 */
     /* Vector integrands (cubature_vector.c; ncomp 1: unused, NULL). */
@@ -110,6 +128,30 @@ void cubature_stop_all(batch_run *b);
 /* Chooses each running integral's threshold for filter_split, ending
  * those that cannot go on, and prepares the split of the others. */
 int cubature_choose_thresholds(batch_run *b);
+
+/* Ends integral k with `status`; its regions leave the list at the next
+ * split. */
+static inline void end_integral(batch_run *b, int k, pagani_status status)
+{
+    b->runs[k].running = 0;
+    b->runs[k].result->status = status;
+    b->thresholds[k] = INFINITY;
+}
+
+/* Worst-first refinement (cubature_worst.c). */
+
+/* Whether the run refines worst-first: the strategy asked, where the
+ * backend has hold_split and f is scalar; PAGANI_ERR_OPTION when
+ * PAGANI_STRATEGY_WORST_FIRST cannot run. */
+int cubature_worst_first(batch_run *b, const pagani_integrand *f, int *worst_first);
+
+/* How many regions each running integral splits (b->splitting) and,
+ * worst-first, which (b->split_above), after choose_all's thresholds. */
+int cubature_choose_splits(batch_run *b);
+
+/* The split of worst-first refinement (hold_split), and the end of an
+ * integral that it took past the evaluation limit. */
+int cubature_hold_split(batch_run *b);
 
 /* Vector integrands (cubature_vector.c). */
 

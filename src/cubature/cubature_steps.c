@@ -69,7 +69,6 @@ static int met(double value, double error, const pagani_options *opt)
 #define RELERR_SHARE 0.6
 #define NEGLIGIBLE_SHARE 0.2
 #define THRESHOLD_SHARE 0.15
-#define RELERR_LARGEST 0.01
 #define SETTLED_CHANGE 0.01
 #define MAX_HALVINGS 8 /* then an overspending iteration finishes nothing */
 #define CHECK_NEGLIGIBLE 1e-3
@@ -294,15 +293,6 @@ static int choose_threshold(batch_run *b, int k, double *threshold,
     return rc;
 }
 
-/* Ends integral k with `status`; its regions leave the list at the next
- * split. */
-static void end_integral(batch_run *b, int k, pagani_status status)
-{
-    b->runs[k].running = 0;
-    b->runs[k].result->status = status;
-    b->thresholds[k] = INFINITY;
-}
-
 /* What the checked regions' errors add up to at most: their check's sum
  * of V - M, plus PAGANI_CHECK_SIGMAS times its standard deviation, once
  * at least PAGANI_CHECK_MIN_REGIONS regions (effectively: the sum of the
@@ -367,8 +357,10 @@ static int take_estimate(batch_run *b, int k)
     double error = s->error + r->finished_error + roundoff;
 
     res->iterations = r->iteration + 1;
-    res->regions += r->count;
-    res->evaluations += r->count * b->points + (long long)s->parts.checked * b->check_points;
+    /* held regions were evaluated, and counted, in an earlier list */
+    res->regions += r->count - r->held;
+    res->evaluations += (r->count - r->held) * b->points +
+                        ((long long)s->parts.checked - r->held_checked) * b->check_points;
     if (s->nonfinite_region >= 0) {
         r->value = res->value = NAN;
         r->error = res->error = INFINITY;
@@ -567,7 +559,7 @@ static void prepare_split(batch_run *b, int k)
     }
     if (opt->max_evaluations > 0 &&
         r->result->evaluations +
-                2 * (s->active - thr->count) * (b->points + b->check_points) >
+                2 * b->splitting[k] * (b->points + b->check_points) >
             opt->max_evaluations) {
         end_integral(b, k, PAGANI_MAX_EVALUATIONS);
         return;
@@ -603,6 +595,7 @@ int cubature_end_tests(batch_run *b, int stop)
 int cubature_choose_thresholds(batch_run *b)
 {
     int rc = choose_all(b);
+    if (rc == PAGANI_OK) rc = cubature_choose_splits(b);
     for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++)
         if (b->runs[k].running) prepare_split(b, k);
     return rc;

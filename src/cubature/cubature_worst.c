@@ -1,0 +1,153 @@
+/*
+ * cubature_worst.c - worst-first refinement, the CPU's strategy
+ * (pagani_strategy): of the regions an iteration keeps, split only those
+ * of the largest errors, as many as the tolerance needs, and let the
+ * others wait in the list (the backend's hold_split), their errors in
+ * the total as before. hcubature and Cuhre split one worst region at a
+ * time; PAGANI's breadth-first iteration splits every kept region, which
+ * fills a GPU but spends evaluations on regions whose errors the target
+ * could have carried. A batch of the worst regions keeps the CPU's
+ * threads busy and the iterations few.
+ *
+ * Nothing here decides convergence: the end tests, the classifications,
+ * the thresholds, the probes, the randomized check and the two-level
+ * error are those of breadth-first refinement (cubature_steps.c); only
+ * the choice of what splits differs, and a held region is classified in
+ * every iteration as a fresh one is. Where breadth-first refinement
+ * splits a region whatever its error, so does this: a region that was
+ * not vertex-probed, and one holding more than RELERR_LARGEST of the
+ * estimate, whose rule and null rules can agree on an error far below
+ * the true one until it is split (cubature_steps.c).
+ */
+#include <math.h>
+#include "cubature/cubature_run.h"
+
+/* The children's errors of a split region, in sum, over their parent's:
+ * what an iteration expects of the regions it splits (halving a smooth
+ * region cuts its error far more, a region holding a peak or a jump much
+ * less; only the number of regions split depends on it). */
+#define EXPECTED_DROP 0.25
+/* The share of the target an iteration aims at: below 1, so that the
+ * next end test has room to meet it. */
+#define AIM 0.5
+/* The share of the kept regions' error that may be held while the
+ * tolerance is still far: the regions of the largest errors that carry
+ * the rest split, and those of small errors wait until the others come
+ * down to them (hcubature's order, a batch at a time). */
+#define HOLD_SHARE 0.2
+/* At least one kept region in LEAST_SPLIT splits, so that a list of N
+ * regions takes O(log N) iterations, each a few passes over the list. */
+#define LEAST_SPLIT 8
+/* Steps of the search for split_above, each a threshold_stats pass. */
+#define SEARCH_STEPS 24
+
+int cubature_worst_first(batch_run *b, const pagani_integrand *f, int *worst_first)
+{
+    const int runs = b->ops->hold_split != NULL && f->ncomp == 1;
+
+    *worst_first = 0;
+    if (b->opt->strategy == PAGANI_STRATEGY_BREADTH) return PAGANI_OK;
+    if (b->opt->strategy == PAGANI_STRATEGY_WORST_FIRST && !runs)
+        return pagani_fail(b->ctx, PAGANI_ERR_OPTION,
+                           "worst-first refinement runs on the CPU backend "
+                           "with scalar integrands only (%s backend, %d "
+                           "components)", pagani_backend_name(b->ctx->kind),
+                           f->ncomp);
+    *worst_first = runs;
+    return PAGANI_OK;
+}
+
+/* The kept regions of integral k that a split at split_above t holds:
+ * their count and error (those below its threshold are finished). */
+static int held_under(batch_run *b, int k, double t, threshold_stats *held)
+{
+    int rc = b->ops->threshold_stats(b->ctx->backend_state, k, t, held);
+    held->count -= b->finished[k].count;
+    held->error -= b->finished[k].error;
+    return rc;
+}
+
+/* Integral k's split_above: the largest error the regions it holds may
+ * have, so that the errors held, the finished ones and EXPECTED_DROP of
+ * those split meet AIM of the target (scaled by what the reported error
+ * gains over the sum of E: cancellation), while at least one kept region
+ * in LEAST_SPLIT splits. Searched on a log scale between the smallest and
+ * the largest active error; none held when none can be. */
+static int choose_worst(batch_run *b, int k)
+{
+    const run *r = &b->runs[k];
+    const cubature_sums *s = &b->sums[k];
+    const threshold_stats *thr = &b->finished[k];
+    const double target = fmax(b->opt->epsrel * fabs(r->value), b->opt->epsabs);
+    const double listed = r->finished_error + s->error;
+    const double finished = r->finished_error + (s->error - s->active_error) + thr->error;
+    const double kept_error = s->active_error - thr->error;
+    const long long kept = s->active - thr->count;
+    const long long least = (kept + LEAST_SPLIT - 1) / LEAST_SPLIT;
+    double aim = AIM * target * (r->error > 0 && listed > r->error ? listed / r->error : 1.0);
+    double allowed = fmax((aim - finished - EXPECTED_DROP * kept_error) / (1.0 - EXPECTED_DROP),
+                          HOLD_SHARE * kept_error);
+    double lo = fmax(fmax(s->min_error, s->max_error * 1e-30), b->thresholds[k]);
+    double hi = s->max_error;
+    threshold_stats held;
+    int rc;
+
+    if (!(allowed > 0) || kept <= least || !(lo > 0) || !(hi > lo)) return PAGANI_OK;
+    rc = held_under(b, k, lo, &held);
+    if (rc != PAGANI_OK || held.error > allowed || kept - held.count < least) return rc;
+    b->split_above[k] = lo;
+    b->splitting[k] = kept - held.count;
+    for (int step = 0; step < SEARCH_STEPS; step++) {
+        double t = sqrt(lo * hi);
+        rc = held_under(b, k, t, &held);
+        if (rc != PAGANI_OK) return rc;
+        if (held.error <= allowed && kept - held.count >= least) {
+            lo = t;
+            b->split_above[k] = t;
+            b->splitting[k] = kept - held.count;
+        } else {
+            hi = t;
+        }
+    }
+    return PAGANI_OK;
+}
+
+int cubature_choose_splits(batch_run *b)
+{
+    for (int k = 0; k < b->integrals; k++) {
+        const run *r = &b->runs[k];
+        int rc;
+        if (!r->running) continue;
+        b->splitting[k] = b->sums[k].active - b->finished[k].count;
+        b->split_above[k] = b->thresholds[k]; /* hold none */
+        b->hold_largest[k] = RELERR_LARGEST * fabs(r->previous_value);
+        /* the first list's regions had no probes: they split */
+        if (!b->worst_first || isnan(r->previous_value)) continue;
+        rc = choose_worst(b, k);
+        if (rc != PAGANI_OK) return rc;
+    }
+    return PAGANI_OK;
+}
+
+int cubature_hold_split(batch_run *b)
+{
+    const pagani_options *opt = b->opt;
+    int rc = b->ops->hold_split(b->ctx->backend_state, b->thresholds, b->split_above,
+                                b->hold_largest, b->counts, b->held_checked);
+
+    for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++) {
+        run *r = &b->runs[k];
+        long long kept = b->sums[k].active - b->finished[k].count, split;
+        r->held = r->held_checked = 0;
+        if (!r->running) continue;
+        split = b->counts[k] - kept;
+        r->held = kept - split;
+        r->held_checked = b->held_checked[k];
+        /* hold_split may split more than chosen (unprobed regions) */
+        if (opt->max_evaluations > 0 &&
+            r->result->evaluations + 2 * split * (b->points + b->check_points) >
+                opt->max_evaluations)
+            end_integral(b, k, PAGANI_MAX_EVALUATIONS);
+    }
+    return rc;
+}
