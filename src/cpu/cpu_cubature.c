@@ -160,8 +160,7 @@ static int cpu_setup(void *state, const cubature_job *job)
     return rc;
 }
 
-/* Lays out the integrals' stretches and tiles from c->counts. */
-static void make_tiles(cpu_cubature *c)
+void cpu_make_tiles(cpu_cubature *c)
 {
     long long region = 0, t = 0;
     for (int k = 0; k < c->integrals; k++) {
@@ -191,7 +190,7 @@ static int cpu_load(void *state, const double *lower, const double *width,
     long long count;
 
     memcpy(c->counts, counts, (size_t)c->integrals * sizeof *counts);
-    make_tiles(c);
+    cpu_make_tiles(c);
     c->has_parents = 0;
     count = total_regions(c);
     for (int d = 0; d < c->n; d++) {
@@ -430,7 +429,7 @@ static int cpu_filter_split(void *state, const double *thresholds,
     c->cur = 1 - c->cur;
     c->has_parents = 1;
     memcpy(c->counts, new_counts, (size_t)c->integrals * sizeof *new_counts);
-    make_tiles(c);
+    cpu_make_tiles(c);
     return PAGANI_OK;
 }
 
@@ -453,4 +452,6 @@ const cubature_ops pagani_cpu_cubature_ops = {
     cpu_filter_split,
     cpu_region_point,
     cpu_bytes_per_region,
+    cpu_export_regions,
+    cpu_import_regions,
 };

@@ -197,6 +197,17 @@ void cpu_vector_merge(const cpu_cubature *c, int k, double *out);
 /* Remembers region i's V_c as the parent of pair j. */
 void cpu_vector_parent(cpu_cubature *c, long long i, long long j);
 
+/* Lays out the integrals' stretches and tiles from c->counts. */
+void cpu_make_tiles(cpu_cubature *c);
+
+/* cubature_ops.export_regions and import_regions
+ * (cpu_cubature_state.c). */
+int cpu_export_regions(void *state, long long first, long long count,
+                       double *lower, double *width, double *parents);
+int cpu_import_regions(void *state, const long long *counts, long long first,
+                       long long count, const double *lower,
+                       const double *width, const double *parents);
+
 /* Gathers region i's corner and widths from the SoA lists. */
 void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w);
 

@@ -96,12 +96,14 @@ static int load_uniform_split(pagani_context *ctx, const pagani_batch *batch, in
  * PAGANI_OK (also when f was not finite in some integral: b->nonfinite). */
 static int iterate(batch_run *b, int it)
 {
-    int rc = cubature_evaluate(b), running;
+    int rc, running;
     long long share;
 
+    cubature_checkpoint_mark(b, it);
+    rc = cubature_evaluate(b);
     if (rc == PAGANI_STOP_REQUESTED) { /* the list is left as it is */
         cubature_stop_all(b);
-        return PAGANI_OK;
+        return cubature_checkpoint_stopped(b);
     }
     if (rc == PAGANI_OK) rc = cubature_classify(b);
     if (rc == PAGANI_OK) rc = cubature_take_estimates(b);
@@ -111,6 +113,7 @@ static int iterate(batch_run *b, int it)
     share = running ? b->capacity / running : 0;
     for (int k = 0; k < b->integrals; k++) b->runs[k].share = share;
     rc = cubature_choose_thresholds(b);
+    if (rc == PAGANI_OK) rc = cubature_checkpoint_stopped(b);
     if (rc == PAGANI_OK && b->dropped) /* an ended integral's stay unset */
         memset(b->dropped, 0, 2 * (size_t)b->ncomp * b->integrals * sizeof(double));
     if (rc == PAGANI_OK)
@@ -119,7 +122,7 @@ static int iterate(batch_run *b, int it)
     if (rc == PAGANI_OK && b->ncomp > 1) cubature_vector_finish(b);
     for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++)
         b->runs[k].count = b->counts[k];
-    return rc;
+    return rc == PAGANI_OK ? cubature_checkpoint_due(b, it + 1) : rc;
 }
 
 /* Whether any integral is still running. */
@@ -143,6 +146,7 @@ static void batch_free(batch_run *b)
     free(b->counts);
     free(b->halvings);
     cubature_vector_free(b);
+    cubature_checkpoint_free(b);
 }
 
 /* Allocates the per-integral arrays and starts every integral. */
@@ -189,7 +193,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     batch_run b = {0};
     int parts = pagani_cubature_initial_parts(n, opt->initial_splits);
     long long per_integral = 1;
-    int rc;
+    int rc, it = -1;
 
     if (!pagani_has_host_form(f) && !f->device_module[PAGANI_CUBATURE])
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM,
@@ -227,6 +231,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
                            batch->count > 1 ? ": split the batch" : "");
     }
     for (int d = 0; d < n; d++) per_integral *= parts;
+    rc = cubature_checkpoint_open(&b, f, batch); /* may set b.capacity */
     job.integrand = f;
     job.rule = rule;
     job.n = n;
@@ -237,13 +242,18 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     job.ncomp = f->ncomp;
     job.norm = opt->norm;
     job.probes = !(opt->flags & PAGANI_FLAG_NO_PROBES);
-    rc = batch_start(&b, per_integral, results);
+    if (rc == PAGANI_OK) rc = batch_start(&b, per_integral, results);
     if (rc == PAGANI_OK && b.ncomp > 1) rc = cubature_vector_start(&b, batch, opt);
     for (int k = 0; k < batch->count; k++) results[k].rule_degree = rule->degree;
     if (rc == PAGANI_OK) rc = b.ops->setup(ctx->backend_state, &job);
-    if (rc == PAGANI_OK) rc = load_uniform_split(ctx, batch, n, parts, per_integral);
-    for (int it = 0; rc == PAGANI_OK && it < max_iterations && any_running(&b); it++)
+    if (rc == PAGANI_OK) rc = cubature_checkpoint_resume(&b, &it);
+    if (rc == PAGANI_OK && it < 0) {
+        it = 0;
+        rc = load_uniform_split(ctx, batch, n, parts, per_integral);
+    }
+    for (; rc == PAGANI_OK && it < max_iterations && any_running(&b); it++)
         rc = iterate(&b, it);
+    if (rc == PAGANI_OK) rc = cubature_checkpoint_end(&b, it);
     if (rc == PAGANI_OK && b.nonfinite >= 0) rc = PAGANI_ERR_NONFINITE;
     batch_free(&b);
     pagani_rule_destroy(rule);

@@ -5,5 +5,6 @@ libpagani_la_SOURCES += \
 	src/cubature/cubature_driver.c \
 	src/cubature/cubature_steps.c \
 	src/cubature/cubature_vector.c \
+	src/cubature/cubature_checkpoint.c \
 	src/cubature/threshold_search.h \
 	src/cubature/threshold_search.c

@@ -413,4 +413,5 @@ const cubature_ops pagani_mpi_cubature_ops = {
     mpi_cub_classify,        mpi_cub_threshold_stats,
     mpi_cub_filter_split,    mpi_cub_region_point,
     mpi_cub_bytes_per_region,
+    NULL,                    NULL, /* no checkpoints on a communicator yet */
 };

@@ -89,12 +89,16 @@ int pagani_checkpoint_check_options(pagani_context *ctx,
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt)
 {
     if (!opt->state_path) return PAGANI_OK;
-    if (opt->method != PAGANI_QMC)
+    if (opt->method == PAGANI_VEGAS)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
-                           "are implemented for QMC only so far, not %s",
-                           pagani_method_name(opt->method));
+                           "are implemented for QMC and cubature only so "
+                           "far, not %s", pagani_method_name(opt->method));
     if (ctx->layer.run_batch || ctx->layer.call_start)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
                            "are not implemented on an MPI context yet");
+    if (opt->method == PAGANI_CUBATURE && !ctx->backend->cubature->export_regions)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "cubature checkpoints "
+                           "(state_path) are not implemented on the %s "
+                           "backend yet", pagani_backend_name(ctx->kind));
     return PAGANI_OK;
 }

@@ -1,0 +1,334 @@
+/*
+ * cubature_checkpoint.c - a cubature run's checkpoint (cubature_run.h).
+ * The payload:
+ *   head: the iteration to run next, K, n, ncomp, groups, the capacity,
+ *         whether the list holds split regions' children, its regions,
+ *         the integral whose f was not finite (-1);
+ *   every integral's run (its result pointer left out) and result;
+ *   with ncomp > 1 the components' values and errors, the finished
+ *         regions' sums, the group weights and reference groups;
+ *   the list, in chunks of CHUNK regions (backend.h, export_regions):
+ *         corners, widths, and with parents their values.
+ * Bytes per region: 16 n + 4 pagani_parent_rows(ncomp) with parents.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cubature/cubature_run.h"
+
+/* Regions copied between the backend and the payload at once. */
+#define CHUNK ((long long)1 << 20)
+
+enum { H_IT, H_K, H_N, H_NCOMP, H_GROUPS, H_CAPACITY, H_PARENTS, H_REGIONS,
+       H_NONFINITE, HEAD };
+
+/* The driver's state at the start of an iteration. */
+typedef struct cubature_mark {
+    int it;
+    int nonfinite;
+    run *runs;                /* result pointers NULL */
+    pagani_result *results;
+    double *values, *errors;  /* ncomp > 1: K x C */
+    double *finished;         /* K x 2C */
+    double *weights;          /* K x groups */
+    int *reference;           /* K */
+} cubature_mark;
+
+/* The sizes of the mark's vector arrays (0 for a scalar integrand). */
+static size_t components_of(const batch_run *b)
+{
+    return b->ncomp > 1 ? (size_t)b->integrals * (size_t)b->ncomp : 0;
+}
+
+static size_t groups_of(const batch_run *b)
+{
+    return b->ncomp > 1 ? (size_t)b->integrals * (size_t)b->groups : 0;
+}
+
+static size_t references_of(const batch_run *b)
+{
+    return b->ncomp > 1 ? (size_t)b->integrals : 0;
+}
+
+/* Each array of the driver's state, as (mark's, batch's, bytes): the
+ * order of the payload. */
+typedef struct part {
+    void *marked, *live;
+    size_t bytes;
+} part;
+
+#define PARTS 5
+static void parts_of(batch_run *b, part *p)
+{
+    const size_t C = components_of(b);
+    cubature_mark *m = b->mark;
+    p[0] = (part){m->values, b->values, C * sizeof(double)};
+    p[1] = (part){m->errors, b->errors, C * sizeof(double)};
+    p[2] = (part){m->finished, b->finished_components, 2 * C * sizeof(double)};
+    p[3] = (part){m->weights, b->weights, groups_of(b) * sizeof(double)};
+    p[4] = (part){m->reference, b->reference, references_of(b) * sizeof(int)};
+}
+
+static int mark_make(batch_run *b)
+{
+    const size_t K = (size_t)b->integrals, C = components_of(b);
+    cubature_mark *m = calloc(1, sizeof *m);
+
+    b->mark = m;
+    if (!m) return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY, "checkpoint state");
+    m->runs = malloc(K * sizeof *m->runs);
+    m->results = malloc(K * sizeof *m->results);
+    m->values = malloc(C * sizeof(double) + 1);
+    m->errors = malloc(C * sizeof(double) + 1);
+    m->finished = malloc(2 * C * sizeof(double) + 1);
+    m->weights = malloc(groups_of(b) * sizeof(double) + 1);
+    m->reference = malloc(references_of(b) * sizeof(int) + 1);
+    if (!m->runs || !m->results || !m->values || !m->errors || !m->finished ||
+        !m->weights || !m->reference)
+        return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY, "checkpoint state");
+    return PAGANI_OK;
+}
+
+void cubature_checkpoint_free(batch_run *b)
+{
+    cubature_mark *m = b->mark;
+    free((void *)b->resume.data);
+    b->resume.data = NULL;
+    if (!m) return;
+    free(m->runs);
+    free(m->results);
+    free(m->values);
+    free(m->errors);
+    free(m->finished);
+    free(m->weights);
+    free(m->reference);
+    free(m);
+    b->mark = NULL;
+}
+
+int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
+                             const pagani_batch *batch)
+{
+    long long head[HEAD];
+    int rc;
+
+    pagani_checkpoint_open(&b->checkpoint, f, batch, b->opt);
+    if (!b->checkpoint.path) return PAGANI_OK;
+    rc = pagani_checkpoint_resume(b->ctx, &b->checkpoint, &b->resume);
+    if (rc != PAGANI_OK || !b->resume.data) return rc;
+    if (!pagani_state_take(&b->resume, head, sizeof head) ||
+        head[H_K] != b->integrals || head[H_N] != b->n ||
+        head[H_NCOMP] != b->ncomp || head[H_IT] < 0 ||
+        head[H_REGIONS] < 0 || head[H_REGIONS] > head[H_CAPACITY] ||
+        head[H_NONFINITE] < -1 || head[H_NONFINITE] >= b->integrals)
+        return pagani_fail(b->ctx, PAGANI_ERR_STATE, "checkpoint %s is no "
+                           "state of this cubature run (its integrals, "
+                           "dimension, components or sizes do not fit)",
+                           b->checkpoint.path);
+    if (head[H_CAPACITY] > b->capacity)
+        return pagani_fail(b->ctx, PAGANI_ERR_STATE, "checkpoint %s holds a "
+                           "list of capacity %lld regions; the memory budget "
+                           "holds %lld: raise it to resume",
+                           b->checkpoint.path, head[H_CAPACITY], b->capacity);
+    b->capacity = head[H_CAPACITY]; /* the shares the run had */
+    b->resume.at = 0;
+    return PAGANI_OK;
+}
+
+void cubature_checkpoint_mark(batch_run *b, int it)
+{
+    cubature_mark *m = b->mark;
+    part p[PARTS];
+
+    if (!m) return;
+    m->it = it;
+    m->nonfinite = b->nonfinite;
+    for (int k = 0; k < b->integrals; k++) {
+        m->runs[k] = b->runs[k];
+        m->runs[k].result = NULL;
+        m->results[k] = *b->runs[k].result;
+    }
+    parts_of(b, p);
+    for (int i = 0; i < PARTS; i++)
+        if (p[i].bytes) memcpy(p[i].marked, p[i].live, p[i].bytes);
+}
+
+/* The list's regions (the runs' counts). */
+static long long regions_of(const batch_run *b)
+{
+    long long total = 0;
+    for (int k = 0; k < b->integrals; k++) total += b->mark->runs[k].count;
+    return total;
+}
+
+/* Appends the backend's list to out, chunk by chunk. */
+static int put_list(batch_run *b, pagani_state_out *out, long long total,
+                    int parents)
+{
+    const long long m = total < CHUNK ? total : CHUNK;
+    const size_t rows = (size_t)pagani_parent_rows(b->ncomp);
+    const size_t box = (size_t)b->n * (size_t)m;
+    double *buf = malloc((2 * box + rows * (size_t)(m / 2)) * sizeof(double) + 1);
+    int rc = PAGANI_OK;
+
+    if (!buf) return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY, "checkpoint: "
+                                 "a chunk of %lld regions", m);
+    for (long long first = 0; rc == PAGANI_OK && first < total; first += m) {
+        const long long count = total - first < m ? total - first : m;
+        const size_t nd = (size_t)b->n * (size_t)count;
+        double *lo = buf, *w = buf + nd, *par = buf + 2 * nd;
+        rc = b->ops->export_regions(b->ctx->backend_state, first, count, lo, w,
+                                    parents ? par : NULL);
+        pagani_state_put(out, buf, (2 * nd + (parents ? rows * (size_t)(count / 2)
+                                                      : 0)) * sizeof(double));
+    }
+    free(buf);
+    return rc;
+}
+
+/* Writes the marked state and the list as the backend holds it. */
+static int write_marked(batch_run *b)
+{
+    const cubature_mark *m = b->mark;
+    const long long total = regions_of(b);
+    const int parents = m->it > 0;
+    const long long head[HEAD] = {m->it, b->integrals, b->n, b->ncomp,
+                                  b->groups, b->capacity, parents, total,
+                                  m->nonfinite};
+    pagani_state_out out = {0};
+    part p[PARTS];
+    int rc;
+
+    pagani_state_put(&out, head, sizeof head);
+    pagani_state_put(&out, m->runs, (size_t)b->integrals * sizeof *m->runs);
+    pagani_state_put(&out, m->results, (size_t)b->integrals * sizeof *m->results);
+    parts_of(b, p);
+    for (int i = 0; i < PARTS; i++) pagani_state_put(&out, p[i].marked, p[i].bytes);
+    rc = put_list(b, &out, total, parents);
+    if (rc == PAGANI_OK) rc = pagani_checkpoint_write(b->ctx, &b->checkpoint, &out);
+    pagani_state_out_free(&out);
+    return rc;
+}
+
+int cubature_checkpoint_stopped(batch_run *b)
+{
+    const cubature_mark *m = b->mark;
+
+    if (!m || b->held) return PAGANI_OK;
+    for (int k = 0; k < b->integrals; k++) {
+        pagani_status status = b->runs[k].result->status;
+        if (m->runs[k].running && !b->runs[k].running &&
+            (status == PAGANI_STOPPED || status == PAGANI_MAX_EVALUATIONS)) {
+            b->held = 1;
+            return write_marked(b);
+        }
+    }
+    return PAGANI_OK;
+}
+
+int cubature_checkpoint_due(batch_run *b, int it)
+{
+    if (!b->mark || b->held || !pagani_checkpoint_due(&b->checkpoint))
+        return PAGANI_OK;
+    cubature_checkpoint_mark(b, it);
+    return write_marked(b);
+}
+
+int cubature_checkpoint_end(batch_run *b, int it)
+{
+    int running = 0;
+    for (int k = 0; k < b->integrals; k++) running |= b->runs[k].running;
+    if (!b->mark || b->held || !running) return PAGANI_OK;
+    cubature_checkpoint_mark(b, it);
+    return write_marked(b);
+}
+
+/* Takes the list from the file into the backend, chunk by chunk. */
+static int take_list(batch_run *b, long long total, int parents)
+{
+    const long long m = total < CHUNK ? total : CHUNK;
+    const size_t rows = (size_t)pagani_parent_rows(b->ncomp);
+    long long *counts = b->counts;
+    double *buf = malloc((2 * (size_t)b->n * (size_t)m + rows * (size_t)(m / 2)) *
+                             sizeof(double) + 1);
+    int rc = PAGANI_OK;
+
+    if (!buf) return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY, "checkpoint: "
+                                 "a chunk of %lld regions", m);
+    for (int k = 0; k < b->integrals; k++) counts[k] = b->runs[k].count;
+    for (long long first = 0; rc == PAGANI_OK && first < total; first += m) {
+        const long long count = total - first < m ? total - first : m;
+        const size_t nd = (size_t)b->n * (size_t)count;
+        const size_t bytes = (2 * nd + (parents ? rows * (size_t)(count / 2) : 0)) *
+                             sizeof(double);
+        if (!pagani_state_take(&b->resume, buf, bytes)) {
+            rc = pagani_fail(b->ctx, PAGANI_ERR_STATE, "checkpoint %s is "
+                             "truncated in its region list",
+                             b->checkpoint.path);
+            break;
+        }
+        rc = b->ops->import_regions(b->ctx->backend_state, counts, first, count,
+                                    buf, buf + nd, parents ? buf + 2 * nd : NULL);
+    }
+    if (rc == PAGANI_OK && total == 0) /* an empty list: its counts */
+        rc = b->ops->import_regions(b->ctx->backend_state, counts, 0, 0, buf,
+                                    buf, NULL);
+    free(buf);
+    return rc;
+}
+
+/* Whether the runs' counts fit the list of `total` regions (even ones
+ * with parents: pairs of siblings). */
+static int counts_fit(const batch_run *b, long long total, int parents)
+{
+    long long sum = 0;
+    for (int k = 0; k < b->integrals; k++) {
+        long long c = b->runs[k].count;
+        if (c < 0 || (parents && c % 2) || c > total - sum) return 0;
+        sum += c;
+    }
+    return sum == total;
+}
+
+int cubature_checkpoint_resume(batch_run *b, int *it)
+{
+    long long head[HEAD];
+    pagani_state_in *in = &b->resume;
+    part p[PARTS];
+    int ok, rc = PAGANI_OK;
+
+    *it = -1;
+    if (b->checkpoint.path && (rc = mark_make(b)) != PAGANI_OK) return rc;
+    if (!in->data) return PAGANI_OK;
+    ok = pagani_state_take(in, head, sizeof head) &&
+         pagani_state_take(in, b->mark->runs, (size_t)b->integrals * sizeof(run)) &&
+         pagani_state_take(in, b->mark->results,
+                           (size_t)b->integrals * sizeof(pagani_result));
+    parts_of(b, p);
+    for (int i = 0; ok && i < PARTS; i++) {
+        ok = pagani_state_take(in, p[i].marked, p[i].bytes);
+        if (ok && p[i].bytes) memcpy(p[i].live, p[i].marked, p[i].bytes);
+    }
+    for (int k = 0; ok && k < b->integrals; k++) {
+        pagani_result *res = b->runs[k].result;
+        b->runs[k] = b->mark->runs[k];
+        b->runs[k].result = res;
+        *res = b->mark->results[k];
+    }
+    ok = ok && head[H_GROUPS] == b->groups &&
+         counts_fit(b, head[H_REGIONS], (int)head[H_PARENTS]);
+    if (ok) rc = take_list(b, head[H_REGIONS], (int)head[H_PARENTS]);
+    if (rc == PAGANI_OK && !(ok && pagani_state_done(in)))
+        rc = pagani_fail(b->ctx, PAGANI_ERR_STATE, "checkpoint %s is no state "
+                         "of this cubature run (its regions or sizes do not "
+                         "fit the batch)", b->checkpoint.path);
+    if (rc != PAGANI_OK) {
+        for (int k = 0; k < b->integrals; k++)
+            memset(b->runs[k].result, 0, sizeof(pagani_result));
+        return rc;
+    }
+    b->nonfinite = (int)head[H_NONFINITE];
+    *it = (int)head[H_IT];
+    free((void *)in->data);
+    in->data = NULL;
+    return PAGANI_OK;
+}
