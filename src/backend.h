@@ -184,11 +184,13 @@ typedef struct cubature_ops {
      * device needs no host copy of the whole list. */
     int (*export_regions)(void *state, long long first, long long count,
                           double *lower, double *width, double *parents);
-    /* The reverse, after setup: makes the list hold counts[k] regions of
-     * integral k (the same counts in every call of one import) and sets
-     * the regions [first, first + count) from arrays laid out as
-     * export_regions'; parents NULL: the list holds no children (the
-     * first iteration's classify takes no two-level error). */
+    /* The reverse, after load of the integrals' initial regions (a
+     * device backend keeps their widths, and stores a width as that over
+     * a power of 2): makes the list hold counts[k] regions of integral k
+     * (the same counts in every call of one import) and sets the regions
+     * [first, first + count) from arrays laid out as export_regions';
+     * parents NULL: the list holds no children (the first iteration's
+     * classify takes no two-level error). */
     int (*import_regions)(void *state, const long long *counts,
                           long long first, long long count,
                           const double *lower, const double *width,

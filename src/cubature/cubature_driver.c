@@ -246,11 +246,9 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     if (rc == PAGANI_OK && b.ncomp > 1) rc = cubature_vector_start(&b, batch, opt);
     for (int k = 0; k < batch->count; k++) results[k].rule_degree = rule->degree;
     if (rc == PAGANI_OK) rc = b.ops->setup(ctx->backend_state, &job);
+    if (rc == PAGANI_OK) rc = load_uniform_split(ctx, batch, n, parts, per_integral);
     if (rc == PAGANI_OK) rc = cubature_checkpoint_resume(&b, &it);
-    if (rc == PAGANI_OK && it < 0) {
-        it = 0;
-        rc = load_uniform_split(ctx, batch, n, parts, per_integral);
-    }
+    if (it < 0) it = 0; /* no file: the uniform split */
     for (; rc == PAGANI_OK && it < max_iterations && any_running(&b); it++)
         rc = iterate(&b, it);
     if (rc == PAGANI_OK) rc = cubature_checkpoint_end(&b, it);

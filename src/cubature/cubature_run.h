@@ -154,9 +154,10 @@ void cubature_vector_finish(batch_run *b);
 int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
                              const pagani_batch *batch);
 
-/* After setup: the state and the list of the file read by open into b,
- * its results and the backend, and the iteration to go on from into
- * *it; -1 when there was no file (nothing loaded). */
+/* After the load of the uniform split: the state and the list of the
+ * file read by open into b, its results and the backend (the list
+ * replaces the split), and the iteration to go on from into *it; -1
+ * when there was no file. */
 int cubature_checkpoint_resume(batch_run *b, int *it);
 
 /* Keeps the driver's state at the start of iteration it. */
