@@ -160,53 +160,73 @@ static long long regions_of(const batch_run *b)
     return total;
 }
 
-/* Appends the backend's list to out, chunk by chunk. */
-static int put_list(batch_run *b, pagani_state_out *out, long long total,
+/* Payload bytes of `count` regions: boxes, and parents with them. */
+static size_t list_bytes(const batch_run *b, long long count, int parents)
+{
+    const size_t rows = parents ? (size_t)pagani_parent_rows(b->ncomp) : 0;
+    return (2 * (size_t)b->n * (size_t)count + rows * (size_t)(count / 2)) *
+           sizeof(double);
+}
+
+/* A host buffer for a chunk of the list of `total` regions (*chunk of
+ * them). */
+static double *chunk_buffer(batch_run *b, long long total, long long *chunk)
+{
+    double *buf;
+    *chunk = total < CHUNK ? total : CHUNK;
+    buf = malloc(list_bytes(b, *chunk, 1) + 1);
+    if (!buf) pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY, "checkpoint: a chunk "
+                          "of %lld regions", *chunk);
+    return buf;
+}
+
+/* Appends the backend's list to the file, chunk by chunk. */
+static int put_list(batch_run *b, pagani_state_writer *w, long long total,
                     int parents)
 {
-    const long long m = total < CHUNK ? total : CHUNK;
-    const size_t rows = (size_t)pagani_parent_rows(b->ncomp);
-    const size_t box = (size_t)b->n * (size_t)m;
-    double *buf = malloc((2 * box + rows * (size_t)(m / 2)) * sizeof(double) + 1);
+    long long m;
+    double *buf = chunk_buffer(b, total, &m);
     int rc = PAGANI_OK;
 
-    if (!buf) return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY, "checkpoint: "
-                                 "a chunk of %lld regions", m);
+    if (!buf) return PAGANI_ERR_NO_MEMORY;
     for (long long first = 0; rc == PAGANI_OK && first < total; first += m) {
         const long long count = total - first < m ? total - first : m;
         const size_t nd = (size_t)b->n * (size_t)count;
-        double *lo = buf, *w = buf + nd, *par = buf + 2 * nd;
-        rc = b->ops->export_regions(b->ctx->backend_state, first, count, lo, w,
-                                    parents ? par : NULL);
-        pagani_state_put(out, buf, (2 * nd + (parents ? rows * (size_t)(count / 2)
-                                                      : 0)) * sizeof(double));
+        rc = b->ops->export_regions(b->ctx->backend_state, first, count, buf,
+                                    buf + nd, parents ? buf + 2 * nd : NULL);
+        if (rc == PAGANI_OK) pagani_state_append(w, buf, list_bytes(b, count, parents));
     }
     free(buf);
     return rc;
 }
 
-/* Writes the marked state and the list as the backend holds it. */
+/* Writes the marked state and the list as the backend holds it, streamed:
+ * a chunk of the list in memory at a time. */
 static int write_marked(batch_run *b)
 {
     const cubature_mark *m = b->mark;
+    const size_t K = (size_t)b->integrals;
     const long long total = regions_of(b);
     const int parents = m->it > 0;
     const long long head[HEAD] = {m->it, b->integrals, b->n, b->ncomp,
                                   b->groups, b->capacity, parents, total,
                                   m->nonfinite};
-    pagani_state_out out = {0};
+    size_t bytes = sizeof head + K * (sizeof *m->runs + sizeof *m->results) +
+                   list_bytes(b, total, parents);
+    pagani_state_writer *w;
     part p[PARTS];
     int rc;
 
-    pagani_state_put(&out, head, sizeof head);
-    pagani_state_put(&out, m->runs, (size_t)b->integrals * sizeof *m->runs);
-    pagani_state_put(&out, m->results, (size_t)b->integrals * sizeof *m->results);
     parts_of(b, p);
-    for (int i = 0; i < PARTS; i++) pagani_state_put(&out, p[i].marked, p[i].bytes);
-    rc = put_list(b, &out, total, parents);
-    if (rc == PAGANI_OK) rc = pagani_checkpoint_write(b->ctx, &b->checkpoint, &out);
-    pagani_state_out_free(&out);
-    return rc;
+    for (int i = 0; i < PARTS; i++) bytes += p[i].bytes;
+    rc = pagani_checkpoint_begin(b->ctx, &b->checkpoint, bytes, &w);
+    if (rc != PAGANI_OK || !w) return rc;
+    pagani_state_append(w, head, sizeof head);
+    pagani_state_append(w, m->runs, K * sizeof *m->runs);
+    pagani_state_append(w, m->results, K * sizeof *m->results);
+    for (int i = 0; i < PARTS; i++) pagani_state_append(w, p[i].marked, p[i].bytes);
+    rc = put_list(b, w, total, parents);
+    return pagani_checkpoint_finish(b->ctx, &b->checkpoint, w, rc);
 }
 
 int cubature_checkpoint_stopped(batch_run *b)
@@ -245,22 +265,16 @@ int cubature_checkpoint_end(batch_run *b, int it)
 /* Takes the list from the file into the backend, chunk by chunk. */
 static int take_list(batch_run *b, long long total, int parents)
 {
-    const long long m = total < CHUNK ? total : CHUNK;
-    const size_t rows = (size_t)pagani_parent_rows(b->ncomp);
-    long long *counts = b->counts;
-    double *buf = malloc((2 * (size_t)b->n * (size_t)m + rows * (size_t)(m / 2)) *
-                             sizeof(double) + 1);
+    long long m, *counts = b->counts;
+    double *buf = chunk_buffer(b, total, &m);
     int rc = PAGANI_OK;
 
-    if (!buf) return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY, "checkpoint: "
-                                 "a chunk of %lld regions", m);
+    if (!buf) return PAGANI_ERR_NO_MEMORY;
     for (int k = 0; k < b->integrals; k++) counts[k] = b->runs[k].count;
     for (long long first = 0; rc == PAGANI_OK && first < total; first += m) {
         const long long count = total - first < m ? total - first : m;
         const size_t nd = (size_t)b->n * (size_t)count;
-        const size_t bytes = (2 * nd + (parents ? rows * (size_t)(count / 2) : 0)) *
-                             sizeof(double);
-        if (!pagani_state_take(&b->resume, buf, bytes)) {
+        if (!pagani_state_take(&b->resume, buf, list_bytes(b, count, parents))) {
             rc = pagani_fail(b->ctx, PAGANI_ERR_STATE, "checkpoint %s is "
                              "truncated in its region list",
                              b->checkpoint.path);

@@ -73,6 +73,23 @@ int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
     return rc;
 }
 
+int pagani_checkpoint_begin(pagani_context *ctx, const pagani_checkpoint *cp,
+                            size_t bytes, pagani_state_writer **w)
+{
+    pagani_state_header h = header_of(cp);
+    *w = NULL;
+    return cp->path ? pagani_state_begin(ctx, cp->path, &h, bytes, w) : PAGANI_OK;
+}
+
+int pagani_checkpoint_finish(pagani_context *ctx, pagani_checkpoint *cp,
+                             pagani_state_writer *w, int rc)
+{
+    if (!w) return rc;
+    rc = pagani_state_finish(ctx, w, rc);
+    cp->last = pagani_now();
+    return rc;
+}
+
 int pagani_checkpoint_check_options(pagani_context *ctx,
                                     const pagani_options *opt)
 {

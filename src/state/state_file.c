@@ -92,46 +92,134 @@ static int system_fail(pagani_context *ctx, const char *step, const char *path,
                        path, step, strerror(err));
 }
 
+/* A file being written (state_file.h). */
+struct pagani_state_writer {
+    const char *path;
+    char *temporary;
+    int fd;
+    int failed;                 /* a write failed: errno's reason kept */
+    int err;
+    size_t left;                /* payload bytes still to come */
+    size_t bytes;               /* the payload's */
+    pagani_hash sum;            /* of every whole word so far */
+    unsigned char carry[WORD];  /* the bytes of the word begun */
+    size_t carried;
+};
+
+/* Writes data to the temporary file and adds its words to the checksum
+ * (a word begun is carried to the next call). */
+static void put(pagani_state_writer *w, const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    if (!w->failed && pagani_write_all(w->fd, p, bytes) != 0) {
+        w->failed = 1;
+        w->err = errno;
+    }
+    while (bytes > 0) {
+        size_t take = WORD - w->carried < bytes ? WORD - w->carried : bytes;
+        memcpy(w->carry + w->carried, p, take);
+        w->carried += take;
+        p += take;
+        bytes -= take;
+        if (w->carried == WORD) {
+            unsigned long long word;
+            memcpy(&word, w->carry, WORD);
+            pagani_hash_word(&w->sum, word);
+            w->carried = 0;
+        }
+        while (w->carried == 0 && bytes >= WORD) { /* whole words: no copy */
+            unsigned long long word;
+            memcpy(&word, p, WORD);
+            pagani_hash_word(&w->sum, word);
+            p += WORD;
+            bytes -= WORD;
+        }
+    }
+}
+
+int pagani_state_begin(pagani_context *ctx, const char *path,
+                       const pagani_state_header *header, size_t bytes,
+                       pagani_state_writer **writer)
+{
+    size_t name_bytes = strlen(path) + 32;
+    pagani_state_writer *w = calloc(1, sizeof *w);
+    unsigned long long words[HEADER_WORDS];
+
+    *writer = NULL;
+    if (!w || !(w->temporary = malloc(name_bytes))) {
+        free(w);
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s", path);
+    }
+    snprintf(w->temporary, name_bytes, "%s.tmp.%ld", path, (long)getpid());
+    w->path = path;
+    w->fd = open(w->temporary, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (w->fd < 0) {
+        int rc = system_fail(ctx, "creating the temporary file", path, NULL);
+        free(w->temporary);
+        free(w);
+        return rc;
+    }
+    w->sum = pagani_hash_start();
+    w->left = w->bytes = bytes;
+    make_header(header, bytes, words);
+    put(w, words, HEADER_BYTES);
+    *writer = w;
+    return PAGANI_OK;
+}
+
+void pagani_state_append(pagani_state_writer *w, const void *data, size_t bytes)
+{
+    if (bytes > w->left) { /* more than begin said: the file is not made */
+        w->failed = 1;
+        w->err = EOVERFLOW;
+        return;
+    }
+    w->left -= bytes;
+    put(w, data, bytes);
+}
+
+int pagani_state_finish(pagani_context *ctx, pagani_state_writer *w, int rc)
+{
+    static const unsigned char zeros[WORD] = {0};
+    unsigned long long sum;
+
+    if (rc == PAGANI_OK && w->left > 0) {
+        w->failed = 1;
+        w->err = EIO;
+    }
+    if (rc == PAGANI_OK && !w->failed) {
+        put(w, zeros, padded(w->bytes) - w->bytes);
+        sum = w->sum.state;
+        put(w, &sum, WORD);
+    }
+    errno = w->err;
+    if (rc != PAGANI_OK) {
+        close(w->fd);
+        unlink(w->temporary);
+    } else if (w->failed || fsync(w->fd) != 0) {
+        rc = system_fail(ctx, "writing the temporary file", w->path, w->temporary);
+        close(w->fd);
+    } else if (close(w->fd) != 0)
+        rc = system_fail(ctx, "closing the temporary file", w->path, w->temporary);
+    else if (rename(w->temporary, w->path) != 0)
+        rc = system_fail(ctx, "renaming the temporary file over it", w->path,
+                         w->temporary);
+    else if (sync_directory(w->path) != 0)
+        rc = system_fail(ctx, "syncing its directory", w->path, NULL);
+    free(w->temporary);
+    free(w);
+    return rc;
+}
+
 int pagani_state_write(pagani_context *ctx, const char *path,
                        const pagani_state_header *header,
                        const void *payload, size_t bytes)
 {
-    const size_t total = HEADER_BYTES + padded(bytes) + WORD;
-    unsigned char *file = calloc(1, total);
-    size_t name_bytes = strlen(path) + 32;
-    char *temporary = malloc(name_bytes);
-    unsigned long long words[HEADER_WORDS], sum;
-    int fd, rc = PAGANI_OK;
-
-    if (!file || !temporary) {
-        free(file);
-        free(temporary);
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s: %zu "
-                           "bytes could not be had", path, total);
-    }
-    make_header(header, bytes, words);
-    memcpy(file, words, HEADER_BYTES);
-    if (bytes) memcpy(file + HEADER_BYTES, payload, bytes);
-    sum = checksum(file, total - WORD);
-    memcpy(file + total - WORD, &sum, WORD);
-    snprintf(temporary, name_bytes, "%s.tmp.%ld", path, (long)getpid());
-
-    fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0)
-        rc = system_fail(ctx, "creating the temporary file", path, NULL);
-    else if (pagani_write_all(fd, file, total) != 0 || fsync(fd) != 0) {
-        rc = system_fail(ctx, "writing the temporary file", path, temporary);
-        close(fd);
-    } else if (close(fd) != 0)
-        rc = system_fail(ctx, "closing the temporary file", path, temporary);
-    else if (rename(temporary, path) != 0)
-        rc = system_fail(ctx, "renaming the temporary file over it", path,
-                         temporary);
-    else if (sync_directory(path) != 0)
-        rc = system_fail(ctx, "syncing its directory", path, NULL);
-    free(file);
-    free(temporary);
-    return rc;
+    pagani_state_writer *w;
+    int rc = pagani_state_begin(ctx, path, header, bytes, &w);
+    if (rc != PAGANI_OK) return rc;
+    pagani_state_append(w, payload, bytes);
+    return pagani_state_finish(ctx, w, PAGANI_OK);
 }
 
 /* Reads all of path into *file (*size bytes): 0, -1 with errno. */

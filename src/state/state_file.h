@@ -38,6 +38,21 @@ int pagani_state_write(pagani_context *ctx, const char *path,
                        const pagani_state_header *header,
                        const void *payload, size_t bytes);
 
+/* The same write streamed, for a payload too large to hold at once:
+ * begin with its size in bytes, append every byte of it in order, then
+ * finish, which makes the file (with rc PAGANI_OK and every byte
+ * appended) or removes the temporary file (rc another code: returned)
+ * and frees the writer. begin: PAGANI_ERR_SYSTEM, PAGANI_ERR_NO_MEMORY
+ * (then no writer); a failed write is reported by finish. Memory: one
+ * word. */
+typedef struct pagani_state_writer pagani_state_writer;
+int pagani_state_begin(pagani_context *ctx, const char *path,
+                       const pagani_state_header *header, size_t bytes,
+                       pagani_state_writer **writer);
+void pagani_state_append(pagani_state_writer *w, const void *data,
+                         size_t bytes);
+int pagani_state_finish(pagani_context *ctx, pagani_state_writer *w, int rc);
+
 /* Reads path when it exists: *found 0 (and PAGANI_OK) when it does not;
  * else the file must be a checkpoint of `want` (every check above), and
  * then *payload (malloc'd, the caller frees it) and *bytes hold its
