@@ -399,8 +399,15 @@ typedef struct pagani_options {
      * options that change the result; the limits max_evaluations and
      * max_iterations may differ, so a stopped run can be resumed with
      * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
-     * alone. QMC only so far (another method with state_path, or an MPI
-     * context, is PAGANI_ERR_OPTION). The caller owns the string. */
+     * alone. QMC and cubature (CPU and CUDA) so far (Vegas with
+     * state_path, or an MPI context, is PAGANI_ERR_OPTION). A cubature
+     * file holds the region list: 16 n + 4 bytes a region in n
+     * dimensions (a vector integrand's, 4 more a component), 132 bytes
+     * in 8-D; it is written a chunk of 2^20 regions at a time, read back
+     * whole (a resume needs the file's size in host memory), and resumed
+     * only under a memory budget that holds the list of the run that
+     * wrote it (PAGANI_ERR_STATE otherwise: on a GPU, set it with
+     * pagani_context_set_memory). The caller owns the string. */
     const char *state_path;      /* NULL (default): no checkpoints */
     double state_interval;       /* seconds between writes, default 600;
                                     0: only when the run ends unconverged */
