@@ -403,9 +403,8 @@ typedef struct pagani_options {
      * state_path, or an MPI context, is PAGANI_ERR_OPTION). A cubature
      * file holds the region list: 16 n + 4 bytes a region in n
      * dimensions (a vector integrand's, 4 more a component), 132 bytes
-     * in 8-D; it is written a chunk of 2^20 regions at a time, read back
-     * whole (a resume needs the file's size in host memory), and resumed
-     * only under a memory budget that holds the list of the run that
+     * in 8-D; it is written and read a chunk of 2^20 regions at a time
+     * (host memory: one chunk), and resumed only under a memory budget that holds the list of the run that
      * wrote it (PAGANI_ERR_STATE otherwise: on a GPU, set it with
      * pagani_context_set_memory). The caller owns the string. */
     const char *state_path;      /* NULL (default): no checkpoints */

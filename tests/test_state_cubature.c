@@ -14,7 +14,9 @@
  *    the middle of such a run (a process killed there) resumes to the
  *    same bits;
  *  - a memory budget smaller than the file's list is PAGANI_ERR_STATE
- *    with a message that says so.
+ *    with a message that says so; so is a file with a byte of its region
+ *    list flipped (the checksum, checked after the list is read) or cut
+ *    short.
  * (test_state.c checks the file's refusals and the atomic write, which
  * do not depend on the method.)
  */
@@ -327,6 +329,57 @@ static void budget_check(void)
     pagani_context_set_memory(ctx[RESUME], BUDGET);
 }
 
+/* Copies `bytes` of the file (all: the file's size) over it with the
+ * byte at `flip` (when < bytes) changed. */
+static void spoil(size_t bytes, size_t flip)
+{
+    FILE *in = fopen(path, "rb");
+    unsigned char *buf;
+    struct stat st;
+    size_t got = 0;
+
+    if (!in || stat(path, &st) != 0 || !(buf = malloc((size_t)st.st_size))) {
+        if (in) fclose(in);
+        return;
+    }
+    got = fread(buf, 1, (size_t)st.st_size, in);
+    fclose(in);
+    if (bytes > got) bytes = got;
+    if (flip < bytes) buf[flip] ^= 0x10;
+    in = fopen(path, "wb");
+    if (in) {
+        fwrite(buf, 1, bytes, in);
+        fclose(in);
+    }
+    free(buf);
+}
+
+/* A file whose region list is damaged (a byte flipped near its end) or
+ * cut short is refused, the run's results cleared. */
+static void damage_checks(void)
+{
+    static const char *const says[2] = {"damaged", "truncated"};
+    for (int i = 0; i < 2; i++) {
+        pagani_options o = options();
+        outcome resumed;
+        struct stat st;
+
+        unlink(path);
+        o.max_iterations = 3;
+        run(CUT, SINGLE, o, path);
+        if (stat(path, &st) != 0) st.st_size = 0;
+        if (i == 0) spoil((size_t)st.st_size, (size_t)st.st_size - 100);
+        else spoil((size_t)st.st_size - 1000, (size_t)-1);
+        resumed = run(RESUME, SINGLE, options(), path);
+        tap_ok(st.st_size > 2000 && resumed.rc == PAGANI_ERR_STATE &&
+                   strstr(pagani_context_message(ctx[RESUME]), says[i]) &&
+                   resumed.r[0].evaluations == 0,
+               "a cubature file %s: PAGANI_ERR_STATE: %s",
+               i ? "1000 bytes short" : "with a byte of its list flipped",
+               pagani_context_message(ctx[RESUME]));
+    }
+}
+
 /* The integrands of a context: host functions on the CPU (their calls
  * counted), else source. */
 static int make_integrands(int side, pagani_backend backend)
@@ -380,6 +433,7 @@ static void backend_checks(pagani_backend backend, const char *name)
         form_checks(BATCH);
         form_checks(VECTOR);
         budget_check();
+        damage_checks();
     }
     for (int side = 0; side < SIDES; side++) {
         pagani_integrand_destroy(integrand[side][SINGLE]);

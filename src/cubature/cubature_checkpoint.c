@@ -23,6 +23,7 @@ enum { H_IT, H_K, H_N, H_NCOMP, H_GROUPS, H_CAPACITY, H_PARENTS, H_REGIONS,
 
 /* The driver's state at the start of an iteration. */
 typedef struct cubature_mark {
+    long long head[HEAD];     /* the head of the file being resumed */
     int it;
     int nonfinite;
     run *runs;                /* result pointers NULL */
@@ -91,8 +92,8 @@ static int mark_make(batch_run *b)
 void cubature_checkpoint_free(batch_run *b)
 {
     cubature_mark *m = b->mark;
-    free((void *)b->resume.data);
-    b->resume.data = NULL;
+    if (b->resume) pagani_state_close(b->ctx, b->resume, PAGANI_ERR_STATE);
+    b->resume = NULL;
     if (!m) return;
     free(m->runs);
     free(m->results);
@@ -108,18 +109,22 @@ void cubature_checkpoint_free(batch_run *b)
 int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
                              const pagani_batch *batch)
 {
-    long long head[HEAD];
+    long long *head;
     int rc;
 
     pagani_checkpoint_open(&b->checkpoint, f, batch, b->opt);
     if (!b->checkpoint.path) return PAGANI_OK;
-    rc = pagani_checkpoint_resume(b->ctx, &b->checkpoint, &b->resume);
-    if (rc != PAGANI_OK || !b->resume.data) return rc;
-    if (!pagani_state_take(&b->resume, head, sizeof head) ||
+    rc = mark_make(b);
+    if (rc == PAGANI_OK)
+        rc = pagani_checkpoint_open_read(b->ctx, &b->checkpoint, &b->resume);
+    if (rc != PAGANI_OK || !b->resume) return rc;
+    head = b->mark->head;
+    if (!pagani_state_next(b->resume, head, HEAD * sizeof *head) ||
         head[H_K] != b->integrals || head[H_N] != b->n ||
-        head[H_NCOMP] != b->ncomp || head[H_IT] < 0 ||
-        head[H_REGIONS] < 0 || head[H_REGIONS] > head[H_CAPACITY] ||
-        head[H_NONFINITE] < -1 || head[H_NONFINITE] >= b->integrals)
+        head[H_NCOMP] != b->ncomp || head[H_GROUPS] != b->groups ||
+        head[H_IT] < 0 || head[H_REGIONS] < 0 ||
+        head[H_REGIONS] > head[H_CAPACITY] || head[H_NONFINITE] < -1 ||
+        head[H_NONFINITE] >= b->integrals)
         return pagani_fail(b->ctx, PAGANI_ERR_STATE, "checkpoint %s is no "
                            "state of this cubature run (its integrals, "
                            "dimension, components or sizes do not fit)",
@@ -130,7 +135,6 @@ int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
                            "holds %lld: raise it to resume",
                            b->checkpoint.path, head[H_CAPACITY], b->capacity);
     b->capacity = head[H_CAPACITY]; /* the shares the run had */
-    b->resume.at = 0;
     return PAGANI_OK;
 }
 
@@ -274,7 +278,7 @@ static int take_list(batch_run *b, long long total, int parents)
     for (long long first = 0; rc == PAGANI_OK && first < total; first += m) {
         const long long count = total - first < m ? total - first : m;
         const size_t nd = (size_t)b->n * (size_t)count;
-        if (!pagani_state_take(&b->resume, buf, list_bytes(b, count, parents))) {
+        if (!pagani_state_next(b->resume, buf, list_bytes(b, count, parents))) {
             rc = pagani_fail(b->ctx, PAGANI_ERR_STATE, "checkpoint %s is "
                              "truncated in its region list",
                              b->checkpoint.path);
@@ -305,21 +309,20 @@ static int counts_fit(const batch_run *b, long long total, int parents)
 
 int cubature_checkpoint_resume(batch_run *b, int *it)
 {
-    long long head[HEAD];
-    pagani_state_in *in = &b->resume;
+    pagani_state_reader *in = b->resume;
+    const long long *head;
     part p[PARTS];
     int ok, rc = PAGANI_OK;
 
     *it = -1;
-    if (b->checkpoint.path && (rc = mark_make(b)) != PAGANI_OK) return rc;
-    if (!in->data) return PAGANI_OK;
-    ok = pagani_state_take(in, head, sizeof head) &&
-         pagani_state_take(in, b->mark->runs, (size_t)b->integrals * sizeof(run)) &&
-         pagani_state_take(in, b->mark->results,
+    if (!in) return PAGANI_OK;
+    head = b->mark->head;
+    ok = pagani_state_next(in, b->mark->runs, (size_t)b->integrals * sizeof(run)) &&
+         pagani_state_next(in, b->mark->results,
                            (size_t)b->integrals * sizeof(pagani_result));
     parts_of(b, p);
     for (int i = 0; ok && i < PARTS; i++) {
-        ok = pagani_state_take(in, p[i].marked, p[i].bytes);
+        ok = pagani_state_next(in, p[i].marked, p[i].bytes);
         if (ok && p[i].bytes) memcpy(p[i].live, p[i].marked, p[i].bytes);
     }
     for (int k = 0; ok && k < b->integrals; k++) {
@@ -328,13 +331,14 @@ int cubature_checkpoint_resume(batch_run *b, int *it)
         b->runs[k].result = res;
         *res = b->mark->results[k];
     }
-    ok = ok && head[H_GROUPS] == b->groups &&
-         counts_fit(b, head[H_REGIONS], (int)head[H_PARENTS]);
+    ok = ok && counts_fit(b, head[H_REGIONS], (int)head[H_PARENTS]);
     if (ok) rc = take_list(b, head[H_REGIONS], (int)head[H_PARENTS]);
-    if (rc == PAGANI_OK && !(ok && pagani_state_done(in)))
+    if (rc == PAGANI_OK && !ok)
         rc = pagani_fail(b->ctx, PAGANI_ERR_STATE, "checkpoint %s is no state "
                          "of this cubature run (its regions or sizes do not "
                          "fit the batch)", b->checkpoint.path);
+    b->resume = NULL;
+    rc = pagani_state_close(b->ctx, in, rc); /* the checksum, at last */
     if (rc != PAGANI_OK) {
         for (int k = 0; k < b->integrals; k++)
             memset(b->runs[k].result, 0, sizeof(pagani_result));
@@ -342,7 +346,5 @@ int cubature_checkpoint_resume(batch_run *b, int *it)
     }
     b->nonfinite = (int)head[H_NONFINITE];
     *it = (int)head[H_IT];
-    free((void *)in->data);
-    in->data = NULL;
     return PAGANI_OK;
 }

@@ -231,19 +231,19 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
                            batch->count > 1 ? ": split the batch" : "");
     }
     for (int d = 0; d < n; d++) per_integral *= parts;
-    rc = cubature_checkpoint_open(&b, f, batch); /* may set b.capacity */
     job.integrand = f;
     job.rule = rule;
     job.n = n;
-    job.capacity = b.capacity;
     job.integrals = batch->count;
     job.params = batch->params;
     job.params_stride = batch->params_stride;
     job.ncomp = f->ncomp;
     job.norm = opt->norm;
     job.probes = !(opt->flags & PAGANI_FLAG_NO_PROBES);
-    if (rc == PAGANI_OK) rc = batch_start(&b, per_integral, results);
+    rc = batch_start(&b, per_integral, results);
     if (rc == PAGANI_OK && b.ncomp > 1) rc = cubature_vector_start(&b, batch, opt);
+    if (rc == PAGANI_OK) rc = cubature_checkpoint_open(&b, f, batch); /* may set b.capacity */
+    job.capacity = b.capacity;
     for (int k = 0; k < batch->count; k++) results[k].rule_degree = rule->degree;
     if (rc == PAGANI_OK) rc = b.ops->setup(ctx->backend_state, &job);
     if (rc == PAGANI_OK) rc = load_uniform_split(ctx, batch, n, parts, per_integral);

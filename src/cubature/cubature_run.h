@@ -84,7 +84,7 @@ typedef struct batch_run {
     int *reference;           /* K */
     /* Checkpoints (cubature_checkpoint.c; without state_path unused). */
     pagani_checkpoint checkpoint;
-    pagani_state_in resume;   /* the file read at the start, or no data */
+    pagani_state_reader *resume; /* the file being resumed, or NULL */
     struct cubature_mark *mark; /* the state at the start of the iteration */
     int held;                 /* the file holds the state from before a
                                  limit stopped an integral: it stays */
@@ -147,10 +147,10 @@ void cubature_vector_finish(batch_run *b);
  * iteration, which a resume with the limit raised runs again, and the
  * file keeps it to the end of the run. */
 
-/* Opens the run's checkpoint and reads its file when there is one (into
- * b->resume): b->capacity becomes the capacity it was written with
- * (PAGANI_ERR_STATE when the memory budget holds less, or the file is
- * not of this batch). Before setup. */
+/* Opens the run's checkpoint and, when its file exists, reads its head
+ * (b->resume reads on): b->capacity becomes the capacity it was written
+ * with (PAGANI_ERR_STATE when the memory budget holds less, or the file
+ * is not of this batch). After batch and vector start, before setup. */
 int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
                              const pagani_batch *batch);
 

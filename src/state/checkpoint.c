@@ -73,6 +73,15 @@ int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
     return rc;
 }
 
+int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp,
+                                pagani_state_reader **r)
+{
+    pagani_state_header want = header_of(cp);
+    size_t bytes;
+    *r = NULL;
+    return cp->path ? pagani_state_open(ctx, cp->path, &want, r, &bytes) : PAGANI_OK;
+}
+
 int pagani_checkpoint_begin(pagani_context *ctx, const pagani_checkpoint *cp,
                             size_t bytes, pagani_state_writer **w)
 {

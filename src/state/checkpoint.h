@@ -48,6 +48,13 @@ int pagani_checkpoint_due(const pagani_checkpoint *cp);
 int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
                             const pagani_state_out *out);
 
+/* The same read streamed (state_file.h's reader), for a payload read a
+ * piece at a time: *r NULL (PAGANI_OK) when the run has no file or it
+ * does not exist; else read with pagani_state_next and end with
+ * pagani_state_close, which checks the checksum. */
+int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp,
+                                pagani_state_reader **r);
+
 /* The same write streamed (state_file.h's writer), for a payload of
  * `bytes` bytes made a piece at a time: begin (*w NULL, PAGANI_OK,
  * without a file), pagani_state_append each piece, then finish with the

@@ -53,6 +53,21 @@ void pagani_state_append(pagani_state_writer *w, const void *data,
                          size_t bytes);
 int pagani_state_finish(pagani_context *ctx, pagani_state_writer *w, int rc);
 
+/* The same read streamed, for a payload too large to hold at once:
+ * open checks the header (*reader NULL, PAGANI_OK, when path does not
+ * exist; *bytes: the payload's size); next reads the next bytes of the
+ * payload (1, or 0 when fewer are left or the file shrank); close
+ * checks, with rc PAGANI_OK and the payload read whole, that the file
+ * ends there and that its checksum matches (PAGANI_ERR_STATE otherwise:
+ * what was read must then be dropped), and frees the reader. Memory:
+ * what the caller reads into. */
+typedef struct pagani_state_reader pagani_state_reader;
+int pagani_state_open(pagani_context *ctx, const char *path,
+                      const pagani_state_header *want,
+                      pagani_state_reader **reader, size_t *bytes);
+int pagani_state_next(pagani_state_reader *r, void *data, size_t bytes);
+int pagani_state_close(pagani_context *ctx, pagani_state_reader *r, int rc);
+
 /* Reads path when it exists: *found 0 (and PAGANI_OK) when it does not;
  * else the file must be a checkpoint of `want` (every check above), and
  * then *payload (malloc'd, the caller frees it) and *bytes hold its
