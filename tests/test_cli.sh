@@ -637,6 +637,26 @@ run $state_run --state "$tmp/run.state" 'cos(x[0] * x[1] + x[2])'
 [ $rc -eq 3 ] && grep -q 'belongs to another integration: the integrand' "$err" &&
     cmp -s "$tmp/run.state" "$tmp/run.copy"
 ok $? "--state: another EXPR refuses the file (exit 3) and leaves it"
+# The same for cubature: SIGTERM during its iterations writes the region
+# list; the same command again ends with the output of the run never
+# stopped.
+state_run="--method cubature --epsrel 1e-10 --epsabs 0 --json -n 4"
+state_expr='exp(-((x[0] - 0.4) * (x[0] - 0.4) + (x[1] - 0.4) * (x[1] - 0.4) +
+    (x[2] - 0.4) * (x[2] - 0.4) + (x[3] - 0.4) * (x[3] - 0.4)) / 0.09)'
+rm -f "$tmp/run.state"
+run $state_run "$state_expr"
+no_time >"$tmp/state_whole"
+start_bg $state_run --progress --state "$tmp/run.state" --state-interval 0 \
+    "$state_expr"
+wait_for 'grep -q "^iteration" "$err"'
+kill -TERM $pid
+finish_bg
+[ $rc -eq 1 ] && grep -q '"status": "interrupted"' "$out" &&
+    [ -s "$tmp/run.state" ]
+ok $? "--state, cubature: SIGTERM ends the run (exit 1) and leaves its state"
+run $state_run --state "$tmp/run.state" "$state_expr"
+no_time | cmp -s - "$tmp/state_whole"
+ok $? "--state, cubature: the same command again continues: the output of the run never stopped"
 run --state-interval -1 'x[0]'
 [ $rc -eq 2 ] && grep -q 'state-interval' "$err"
 ok $? "--state-interval -1 is a usage error"
