@@ -1,13 +1,14 @@
 # Checkpoints (options state_path, state_interval): bit-identical resume
 # after every kind of interruption, refused files, a killed writer.
 check_PROGRAMS += tests/test_state
-tests_test_state_SOURCES = tests/test_state.c tests/tap.h
+tests_test_state_SOURCES = tests/test_state.c tests/state_cases.h tests/tap.h
 tests_test_state_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_state
 
 # Cubature checkpoints: bit-identical resume of the region list.
 check_PROGRAMS += tests/test_state_cubature
-tests_test_state_cubature_SOURCES = tests/test_state_cubature.c tests/tap.h
+tests_test_state_cubature_SOURCES = tests/test_state_cubature.c \
+	tests/state_cases.h tests/tap.h
 tests_test_state_cubature_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_state_cubature
 

@@ -27,11 +27,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "pagani.h"
+#include "state_cases.h"
 #include "tap.h"
 
-#define DIM 4
-#define K 3     /* integrals of the batch */
-#define NCOMP 2 /* components of the vector integrand */
 /* The memory budget of every context: a GPU's default (most of its free
  * memory) differs between two contexts, and a resume needs the budget of
  * the run it continues. */
@@ -42,51 +40,14 @@
  * it read; each has the integrands of every form. */
 enum { CUT, RESUME, SIDES };
 static pagani_context *ctx[SIDES];
-static pagani_integrand *integrand[SIDES][3];
+static pagani_integrand *integrand[SIDES][FORMS];
 static int counting; /* host functions count their calls (CPU) */
 static char dir[256], path[300], copy[310];
-static long long calls; /* of gauss, from any thread */
 #define MOST_ITERATIONS 64
 static long long upto[MOST_ITERATIONS]; /* calls of the whole run after
                                            each iteration */
 
-/* exp(-sum ((x_i - c) / w)^2), params {c, w}. */
-static double gauss(const double *x, int n, const void *params)
-{
-    const double *p = params;
-    double s = 0.0;
-    __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);
-    return exp(-s / (p[1] * p[1]));
-}
-
-/* The Gaussian and cos(sum x). */
-static void gauss_cos(const double *x, int n, const void *params, double *f)
-{
-    double s = 0.0;
-    f[0] = gauss(x, n, params);
-    for (int i = 0; i < n; i++) s += x[i];
-    f[1] = cos(s);
-}
-
-typedef enum { SINGLE, BATCH, VECTOR, FORMS } form;
-static const char *const form_names[FORMS] = {"one integral", "a batch of 3",
-                                              "a vector integrand"};
-
-typedef enum { BY_ITERATIONS, BY_CALLBACK, BY_REQUEST, BY_EVALUATIONS,
-               WAYS } way;
-static const char *const way_names[WAYS] = {
-    "max_iterations", "the progress callback", "a stop request",
-    "max_evaluations"};
-
 static const double params[K][2] = {{0.4, 0.3}, {0.5, 0.4}, {0.6, 0.25}};
-static const double lower[DIM] = {0, 0, 0, 0}, upper[DIM] = {1, 1, 1, 1};
-
-typedef struct outcome {
-    int rc;
-    pagani_result r[K];
-    double values[NCOMP], errors[NCOMP];
-} outcome;
 
 /* What the progress callback does at iteration `at` (0: nothing). */
 typedef struct stopper {
@@ -124,38 +85,7 @@ static pagani_options options(void)
  * file, or none). */
 static outcome run(int side, form which, pagani_options o, const char *file)
 {
-    pagani_context *c = ctx[side];
-    pagani_integrand *f = integrand[side][which];
-    outcome out;
-    memset(&out, 0, sizeof out);
-    o.state_path = file;
-    if (which == BATCH)
-        out.rc = pagani_integrate_batch(c, f, K, params, sizeof params[0],
-                                        lower, upper, 0, &o, out.r);
-    else if (which == VECTOR)
-        out.rc = pagani_integrate_vector(c, f, lower, upper, &o, out.r,
-                                         out.values, out.errors);
-    else
-        out.rc = pagani_integrate(c, f, lower, upper, &o, out.r);
-    return out;
-}
-
-/* Whether two outcomes are the same bits (the time aside). */
-static int same(const outcome *a, const outcome *b, int count)
-{
-    if (a->rc != b->rc || memcmp(a->values, b->values, sizeof a->values) ||
-        memcmp(a->errors, b->errors, sizeof a->errors))
-        return 0;
-    for (int k = 0; k < count; k++) {
-        const pagani_result *x = &a->r[k], *y = &b->r[k];
-        if (memcmp(&x->value, &y->value, sizeof x->value) ||
-            memcmp(&x->error, &y->error, sizeof x->error) ||
-            x->status != y->status || x->evaluations != y->evaluations ||
-            x->iterations != y->iterations || x->regions != y->regions ||
-            x->by_epsabs != y->by_epsabs)
-            return 0;
-    }
-    return 1;
+    return run_on(ctx[side], integrand[side][which], which, params, o, file);
 }
 
 static int most_iterations(const outcome *o, int count)
