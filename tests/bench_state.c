@@ -3,7 +3,7 @@
  * region and the time to write it and to resume from it, for the list of
  * f4 (the Gaussian exp(-625 sum (x_i - 1/2)^2)) at its largest.
  *
- *   bench_state [-b cpu|cuda] [-n DIM] [-e EPSREL] [-i ITERATIONS] [-f FILE]
+ *   bench_state [-b cpu|cuda] [-n DIM] [-e EPSREL] [-i ITERATIONS] [-f FILE] [-w]
  *
  * Defaults: the default backend, n = 8, epsrel 1e-7, FILE
  * ./bench_state.state. Without -i a first run to epsrel finds the
@@ -13,7 +13,9 @@
  *   write    with the file (none before): the run, then the checkpoint a
  *            run stopped by max_iterations writes; write = this - run;
  *   resume   again: reads the file, loads the list, runs no iteration and
- *            writes it again (read and load = this - write).
+ *            writes it again (read and load = this - write); it needs
+ *            disk for two files at once (the new one beside the old until
+ *            the rename): -w leaves it out.
  * The list's regions are read from the file's head (the payload's eighth
  * word, src/cubature/cubature_checkpoint.c, after a header of 16 words,
  * src/state/state_file.h). Not a test: it prints a table.
@@ -83,7 +85,7 @@ static long long file_regions(const char *file)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_state [-b cpu|cuda] [-n DIM] [-e EPSREL] "
-                    "[-i ITERATIONS] [-f FILE]\n");
+                    "[-i ITERATIONS] [-f FILE] [-w]\n");
     return 2;
 }
 
@@ -91,7 +93,7 @@ int main(int argc, char **argv)
 {
     pagani_backend backend = PAGANI_BACKEND_AUTO;
     const char *file = "bench_state.state";
-    int n = 8, iterations = 0, rc;
+    int n = 8, iterations = 0, resume = 1, rc;
     double epsrel = 1e-7, t_run, t_write, t_resume = 0.0, write;
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
@@ -101,6 +103,10 @@ int main(int argc, char **argv)
     struct stat st;
 
     for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "-w")) {
+            resume = 0;
+            continue;
+        }
         if (a + 1 >= argc) return usage();
         if (!strcmp(argv[a], "-b"))
             backend = !strcmp(argv[++a], "cuda") ? PAGANI_BACKEND_CUDA : PAGANI_BACKEND_CPU;
@@ -136,7 +142,7 @@ int main(int argc, char **argv)
     unlink(file);
     o.state_path = file;
     t_write = timed(ctx, f, n, &o, &r, &rc);
-    if (rc == PAGANI_OK) t_resume = timed(ctx, f, n, &o, &r, &rc);
+    if (rc == PAGANI_OK && resume) t_resume = timed(ctx, f, n, &o, &r, &rc);
     if (rc != PAGANI_OK || stat(file, &st) != 0) {
         fprintf(stderr, "bench_state: %s: %s\n", pagani_strerror(rc),
                 pagani_context_message(ctx));
