@@ -149,8 +149,9 @@ typedef enum pagani_norm {
  * as breadth-first finishes regions. */
 typedef enum pagani_strategy {
     PAGANI_STRATEGY_AUTO = 0,    /* worst-first where it runs (the CPU
-                                    backend, a scalar integrand), else
-                                    breadth-first; the default */
+                                    backend, a scalar integrand, no
+                                    state_path), else breadth-first; the
+                                    default */
     PAGANI_STRATEGY_BREADTH,     /* the paper's: every region that is not
                                     finished is split in every iteration
                                     (the GPU's width wants it) */
@@ -163,8 +164,9 @@ typedef enum pagani_strategy {
                                     Cuhre split one worst region at a
                                     time); a region not vertex-probed or
                                     holding over 1% of the estimate always
-                                    splits. The CPU backend and scalar
-                                    integrands only, else
+                                    splits. The CPU backend, scalar
+                                    integrands and runs without
+                                    checkpoints (state_path) only, else
                                     PAGANI_ERR_OPTION */
 } pagani_strategy;
 
@@ -430,8 +432,14 @@ typedef struct pagani_options {
      * options that change the result; the limits max_evaluations and
      * max_iterations may differ, so a stopped run can be resumed with
      * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
-     * alone. QMC only so far (another method with state_path, or an MPI
-     * context, is PAGANI_ERR_OPTION). The caller owns the string. */
+     * alone. QMC and cubature (CPU and CUDA) so far (Vegas with
+     * state_path, or an MPI context, is PAGANI_ERR_OPTION). A cubature
+     * file holds the region list: 16 n + 4 bytes a region in n
+     * dimensions (a vector integrand's, 4 more a component), 132 bytes
+     * in 8-D; it is written and read a chunk of 2^20 regions at a time
+     * (host memory: one chunk), and resumed only under a memory budget that holds the list of the run that
+     * wrote it (PAGANI_ERR_STATE otherwise: on a GPU, set it with
+     * pagani_context_set_memory). The caller owns the string. */
     const char *state_path;      /* NULL (default): no checkpoints */
     double state_interval;       /* seconds between writes, default 600;
                                     0: only when the run ends unconverged */

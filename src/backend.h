@@ -190,7 +190,36 @@ typedef struct cubature_ops {
     int (*hold_split)(void *state, const double *thresholds,
                       const double *split_above, const double *hold_largest,
                       long long *new_counts, long long *held_checked);
+    /* Checkpoints (src/cubature/cubature_checkpoint.c), between
+     * iterations; NULL where the backend has none. export_regions copies
+     * the regions [first, first + count) of the list to host arrays:
+     * lower and width laid out as load takes them (SoA, stride count)
+     * and, with parents (not NULL: the list holds split regions'
+     * children; first and count even), the values the next two-level
+     * error takes of the count / 2 pairs' parents: V, then for a vector
+     * integrand every V_c (pagani_parent_rows rows of count / 2).
+     * The caller goes over the list in chunks, so that a backend on a
+     * device needs no host copy of the whole list. */
+    int (*export_regions)(void *state, long long first, long long count,
+                          double *lower, double *width, double *parents);
+    /* The reverse, after load of the integrals' initial regions (a
+     * device backend keeps their widths, and stores a width as that over
+     * a power of 2): makes the list hold counts[k] regions of integral k
+     * (the same counts in every call of one import) and sets the regions
+     * [first, first + count) from arrays laid out as export_regions';
+     * parents NULL: the list holds no children (the first iteration's
+     * classify takes no two-level error). */
+    int (*import_regions)(void *state, const long long *counts,
+                          long long first, long long count,
+                          const double *lower, const double *width,
+                          const double *parents);
 } cubature_ops;
+
+/* Rows of export_regions' parents: V, and V_c of each of ncomp > 1. */
+static inline int pagani_parent_rows(int ncomp)
+{
+    return ncomp > 1 ? 1 + ncomp : 1;
+}
 
 /* A backend: how to open it on a context, prepare integrands, and its ops. */
 typedef struct backend_ops {

@@ -618,27 +618,34 @@ ms=$((($(date +%s%N) - t0) / 1000000))
     grep -q 'status: *interrupted$' "$out"
 ok $? "SIGINT during a long QMC block: out $ms ms later, the estimate before it"
 
-# Checkpoints: a QMC run with --state killed by SIGTERM after its first
-# block writes its state; the same command again continues from it and
-# ends with the output of the run never stopped (the time aside); a run
-# of another EXPR refuses the file (exit 3) and leaves it.
+# Checkpoints: state_checks WHAT OPTIONS EXPR: a run with --state killed
+# by SIGTERM after its first iteration writes its state; the same command
+# again continues from it and ends with the output of the run never
+# stopped (the time aside). For QMC and cubature; then a run of another
+# EXPR refuses the file (exit 3) and leaves it.
+no_time() { sed 's/, "seconds": [^}]*//' "$out"; }
+state_checks() {
+    rm -f "$tmp/run.state"
+    run $2 "$3"
+    no_time >"$tmp/state_whole"
+    start_bg $2 --progress --state "$tmp/run.state" --state-interval 0 "$3"
+    wait_for 'grep -q "^iteration" "$err"'
+    kill -TERM $pid
+    finish_bg
+    [ $rc -eq 1 ] && grep -q '"status": "interrupted"' "$out" &&
+        [ -s "$tmp/run.state" ]
+    ok $? "--state$1: SIGTERM ends the run (exit 1) and leaves its state"
+    run $2 --state "$tmp/run.state" "$3"
+    no_time | cmp -s - "$tmp/state_whole"
+    ok $? "--state$1: the same command again continues: the output of the run never stopped"
+}
+state_checks ", cubature" "--method cubature --epsrel 1e-10 --epsabs 0 --json -n 4" \
+    'exp(-((x[0] - 0.4) * (x[0] - 0.4) + (x[1] - 0.4) * (x[1] - 0.4) +
+    (x[2] - 0.4) * (x[2] - 0.4) + (x[3] - 0.4) * (x[3] - 0.4)) / 0.09)'
 state_run="--method qmc --max-iterations 10 --epsrel 1e-15 --epsabs 0 --json
     -n 3"
 state_expr='sin(x[0] * x[1] + x[2])'
-no_time() { sed 's/, "seconds": [^}]*//' "$out"; }
-run $state_run "$state_expr"
-no_time >"$tmp/state_whole"
-start_bg $state_run --progress --state "$tmp/run.state" --state-interval 0 \
-    "$state_expr"
-wait_for 'grep -q "^iteration" "$err"'
-kill -TERM $pid
-finish_bg
-[ $rc -eq 1 ] && grep -q '"status": "interrupted"' "$out" &&
-    [ -s "$tmp/run.state" ]
-ok $? "--state: SIGTERM ends the run (exit 1) and leaves its state"
-run $state_run --state "$tmp/run.state" "$state_expr"
-no_time | cmp -s - "$tmp/state_whole"
-ok $? "--state: the same command again continues: the output of the run never stopped"
+state_checks "" "$state_run" "$state_expr"
 cp "$tmp/run.state" "$tmp/run.copy"
 run $state_run --state "$tmp/run.state" 'cos(x[0] * x[1] + x[2])'
 [ $rc -eq 3 ] && grep -q 'belongs to another integration: the integrand' "$err" &&

@@ -32,11 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "pagani.h"
+#include "state_cases.h"
 #include "tap.h"
 
-#define DIM 4
-#define K 3               /* integrals of the batch */
-#define NCOMP 2           /* components of the vector integrand */
 #define KILLS 6           /* writers killed */
 #define W_FORMAT 1
 #define W_METHOD 3
@@ -45,47 +43,8 @@
 
 static pagani_context *ctx;
 static char dir[256], path[300];
-static long long calls; /* of gauss, from any thread */
-
-/* exp(-sum ((x_i - c) / w)^2), params {c, w}. */
-static double gauss(const double *x, int n, const void *params)
-{
-    const double *p = params;
-    double s = 0.0;
-    __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);
-    return exp(-s / (p[1] * p[1]));
-}
-
-/* The Gaussian and cos(sum x). */
-static void gauss_cos(const double *x, int n, const void *params, double *f)
-{
-    double s = 0.0;
-    f[0] = gauss(x, n, params);
-    for (int i = 0; i < n; i++) s += x[i];
-    f[1] = cos(s);
-}
-
-typedef enum { SINGLE, BATCH, VECTOR, FORMS } form;
-static const char *const form_names[FORMS] = {"one integral", "a batch of 3",
-                                              "a vector integrand"};
-
-/* How a run is interrupted at block `at`. */
-typedef enum { BY_ITERATIONS, BY_CALLBACK, BY_REQUEST, BY_EVALUATIONS,
-               WAYS } way;
-static const char *const way_names[WAYS] = {
-    "max_iterations", "the progress callback", "a stop request",
-    "max_evaluations"};
 
 static const double params[K][2] = {{0.4, 0.5}, {0.5, 0.7}, {0.6, 0.45}};
-static const double lower[DIM] = {0, 0, 0, 0}, upper[DIM] = {1, 1, 1, 1};
-
-/* What a run ended with. */
-typedef struct outcome {
-    int rc;
-    pagani_result r[K];
-    double values[NCOMP], errors[NCOMP];
-} outcome;
 
 typedef struct stopper {
     int at;          /* stop at this block (0: never) */
@@ -120,36 +79,7 @@ static pagani_options options(void)
 static outcome run(pagani_integrand *f, form which, pagani_options o,
                    const char *file)
 {
-    outcome out;
-    memset(&out, 0, sizeof out);
-    o.state_path = file;
-    if (which == BATCH)
-        out.rc = pagani_integrate_batch(ctx, f, K, params, sizeof params[0],
-                                        lower, upper, 0, &o, out.r);
-    else if (which == VECTOR)
-        out.rc = pagani_integrate_vector(ctx, f, lower, upper, &o, out.r,
-                                         out.values, out.errors);
-    else
-        out.rc = pagani_integrate(ctx, f, lower, upper, &o, out.r);
-    return out;
-}
-
-/* Whether two outcomes are the same bits (the time aside). */
-static int same(const outcome *a, const outcome *b, int count)
-{
-    if (a->rc != b->rc) return 0;
-    if (memcmp(a->values, b->values, sizeof a->values) ||
-        memcmp(a->errors, b->errors, sizeof a->errors))
-        return 0;
-    for (int k = 0; k < count; k++) {
-        const pagani_result *x = &a->r[k], *y = &b->r[k];
-        if (memcmp(&x->value, &y->value, sizeof x->value) ||
-            memcmp(&x->error, &y->error, sizeof x->error) ||
-            x->status != y->status || x->evaluations != y->evaluations ||
-            x->iterations != y->iterations || x->by_epsabs != y->by_epsabs)
-            return 0;
-    }
-    return 1;
+    return run_on(ctx, f, which, params, o, file);
 }
 
 /* Whether every integral of the outcome converged. */
@@ -440,12 +370,12 @@ static void option_checks(pagani_integrand *f)
     o.state_interval = NAN;
     rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
     tap_ok(rc == PAGANI_ERR_OPTION, "state_interval NaN is PAGANI_ERR_OPTION");
-    o = pagani_options_default(PAGANI_CUBATURE);
+    o = pagani_options_default(PAGANI_VEGAS);
     o.state_path = path;
     rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
     tap_ok(rc == PAGANI_ERR_OPTION &&
-               strstr(pagani_context_message(ctx), "QMC only"),
-           "cubature with state_path is PAGANI_ERR_OPTION: %s",
+               strstr(pagani_context_message(ctx), "QMC and cubature only"),
+           "Vegas with state_path is PAGANI_ERR_OPTION: %s",
            pagani_context_message(ctx));
     o = options();
     o.state_path = "/nonexistent-pagani-dir/run.state";

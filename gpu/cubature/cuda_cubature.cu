@@ -609,6 +609,7 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
 
 #include "gpu/cubature/cuda_cubature_threshold.cuh"
 #include "gpu/cubature/cuda_cubature_split.cuh"
+#include "gpu/cubature/cuda_cubature_checkpoint.cuh"
 
 extern "C" const cubature_ops pagani_cuda_cubature_ops = {
     cu_setup,
@@ -621,6 +622,8 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
     cu_region_point,
     cu_bytes_per_region,
     NULL, /* hold_split: breadth-first only (the GPU's width wants it) */
+    cu_export_regions,
+    cu_import_regions,
 };
 
 /* ---- integrands and device checks ------------------------------------ */

@@ -34,6 +34,7 @@ gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
 	$(top_srcdir)/gpu/cubature/cuda_cubature_vector.cuh \
 	$(top_srcdir)/gpu/cubature/cuda_cubature_threshold.cuh \
 	$(top_srcdir)/gpu/cubature/cuda_cubature_split.cuh \
+	$(top_srcdir)/gpu/cubature/cuda_cubature_checkpoint.cuh \
 	$(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
 	$(top_srcdir)/rules/probe.h $(top_srcdir)/rules/error_sign.h \
@@ -66,5 +67,6 @@ EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh \
 	gpu/cubature/cubature_vector.cuh gpu/cubature/cuda_cubature_state.cuh \
 	gpu/cubature/cuda_cubature_vector.cuh gpu/cubature/cuda_cubature_threshold.cuh \
 	gpu/cubature/cuda_cubature_split.cuh \
+	gpu/cubature/cuda_cubature_checkpoint.cuh \
 	gpu/cubature/cubature_evaluate_vector.cuh
 CLEANFILES += gpu/cubature/cubature_kernel_src.h

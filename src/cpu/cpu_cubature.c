@@ -469,4 +469,6 @@ const cubature_ops pagani_cpu_cubature_ops = {
     cpu_region_point,
     cpu_bytes_per_region,
     cpu_hold_split,
+    cpu_export_regions,
+    cpu_import_regions,
 };

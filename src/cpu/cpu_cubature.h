@@ -228,6 +228,14 @@ int cpu_hold_split(void *state, const double *thresholds,
                    long long *new_counts, long long *held_checked);
 void cpu_hold_free(cpu_cubature *c);
 
+/* cubature_ops.export_regions and import_regions
+ * (cpu_cubature_state.c). */
+int cpu_export_regions(void *state, long long first, long long count,
+                       double *lower, double *width, double *parents);
+int cpu_import_regions(void *state, const long long *counts, long long first,
+                       long long count, const double *lower,
+                       const double *width, const double *parents);
+
 /* Gathers region i's corner and widths from the SoA lists. */
 void cpu_region_box(const cpu_cubature *c, long long i, double *lo, double *w);
 

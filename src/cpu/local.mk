@@ -11,5 +11,6 @@ libpagani_la_SOURCES += \
 	src/cpu/cpu_cubature_block.c \
 	src/cpu/cpu_cubature_vector.c \
 	src/cpu/cpu_cubature_hold.c \
+	src/cpu/cpu_cubature_state.c \
 	src/cpu/cpu_vegas.c \
 	src/cpu/cpu_qmc.c

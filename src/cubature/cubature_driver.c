@@ -123,11 +123,13 @@ static void share_list(batch_run *b, int running)
  * PAGANI_OK (also when f was not finite in some integral: b->nonfinite). */
 static int iterate(batch_run *b, int it)
 {
-    int rc = cubature_evaluate(b), running;
+    int rc, running;
 
+    cubature_checkpoint_mark(b, it);
+    rc = cubature_evaluate(b);
     if (rc == PAGANI_STOP_REQUESTED) { /* the list is left as it is */
         cubature_stop_all(b);
-        return PAGANI_OK;
+        return cubature_checkpoint_stopped(b);
     }
     if (rc == PAGANI_OK) rc = cubature_classify(b);
     if (rc == PAGANI_OK) rc = cubature_take_estimates(b);
@@ -135,6 +137,7 @@ static int iterate(batch_run *b, int it)
     running = cubature_end_tests(b, cubature_progress(b, it + 1));
     share_list(b, running);
     rc = cubature_choose_thresholds(b);
+    if (rc == PAGANI_OK) rc = cubature_checkpoint_stopped(b);
     if (rc == PAGANI_OK && b->dropped) /* an ended integral's stay unset */
         memset(b->dropped, 0, 2 * (size_t)b->ncomp * b->integrals * sizeof(double));
     if (rc == PAGANI_OK && b->worst_first)
@@ -145,7 +148,7 @@ static int iterate(batch_run *b, int it)
     if (rc == PAGANI_OK && b->ncomp > 1) cubature_vector_finish(b);
     for (int k = 0; rc == PAGANI_OK && k < b->integrals; k++)
         b->runs[k].count = b->counts[k];
-    return rc;
+    return rc == PAGANI_OK ? cubature_checkpoint_due(b, it + 1) : rc;
 }
 
 /* Whether any integral is still running. */
@@ -173,6 +176,7 @@ static void batch_free(batch_run *b)
     free(b->splitting);
     free(b->held_checked);
     cubature_vector_free(b);
+    cubature_checkpoint_free(b);
 }
 
 /* Allocates the per-integral arrays and starts every integral. */
@@ -224,7 +228,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     batch_run b = {0};
     int parts = pagani_cubature_initial_parts(n, opt->initial_splits);
     long long per_integral = 1;
-    int rc;
+    int rc, it = -1;
 
     if (!pagani_has_host_form(f) && !f->device_module[PAGANI_CUBATURE])
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM,
@@ -270,7 +274,6 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     job.integrand = f;
     job.rule = rule;
     job.n = n;
-    job.capacity = b.capacity;
     job.integrals = batch->count;
     job.params = batch->params;
     job.params_stride = batch->params_stride;
@@ -279,11 +282,16 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     job.probes = !(opt->flags & PAGANI_FLAG_NO_PROBES);
     rc = batch_start(&b, per_integral, results);
     if (rc == PAGANI_OK && b.ncomp > 1) rc = cubature_vector_start(&b, batch, opt);
+    if (rc == PAGANI_OK) rc = cubature_checkpoint_open(&b, f, batch); /* may set b.capacity */
+    job.capacity = b.capacity;
     for (int k = 0; k < batch->count; k++) results[k].rule_degree = rule->degree;
     if (rc == PAGANI_OK) rc = b.ops->setup(ctx->backend_state, &job);
     if (rc == PAGANI_OK) rc = load_uniform_split(ctx, batch, n, parts, per_integral);
-    for (int it = 0; rc == PAGANI_OK && it < max_iterations && any_running(&b); it++)
+    if (rc == PAGANI_OK) rc = cubature_checkpoint_resume(&b, &it);
+    if (it < 0) it = 0; /* no file: the uniform split */
+    for (; rc == PAGANI_OK && it < max_iterations && any_running(&b); it++)
         rc = iterate(&b, it);
+    if (rc == PAGANI_OK) rc = cubature_checkpoint_end(&b, it);
     if (rc == PAGANI_OK && b.nonfinite >= 0) rc = PAGANI_ERR_NONFINITE;
     batch_free(&b);
     pagani_rule_destroy(rule);

@@ -10,6 +10,7 @@
 #include <float.h>
 #include <math.h>
 #include "methods.h"
+#include "state/checkpoint.h"
 
 /* The round-off of an estimate: a sum over many regions of rule sums with
  * weights of both signs, and f's own rounding. The reported error never
@@ -99,6 +100,12 @@ typedef struct batch_run {
                                  finished regions' value and error, K x 2C */
     double *weights;          /* K x groups */
     int *reference;           /* K */
+    /* Checkpoints (cubature_checkpoint.c; without state_path unused). */
+    pagani_checkpoint checkpoint;
+    pagani_state_reader *resume; /* the file being resumed, or NULL */
+    struct cubature_mark *mark; /* the state at the start of the iteration */
+    int held;                 /* the file holds the state from before a
+                                 limit stopped an integral: it stays */
 } batch_run;
 
 /* EVALUATE: every region of the list, each integral's probes set by its
@@ -171,5 +178,44 @@ int cubature_vector_met(const batch_run *b, int k);
 /* Adds what this iteration's split dropped, component by component, to
  * the finished sums of the integrals that split (their threshold finite). */
 void cubature_vector_finish(batch_run *b);
+
+/* Checkpoints (options state_path; cubature_checkpoint.c). The file
+ * holds the state at the start of an iteration: the driver's (every
+ * integral's run and result, the vector sums) and the region list with
+ * its parents' values. It is written at the end of an iteration when
+ * due; when the run ends with integrals still running (max_iterations);
+ * and when a limit (max_evaluations, the progress callback, a stop
+ * request) stops an integral: then with the state from before that
+ * iteration, which a resume with the limit raised runs again, and the
+ * file keeps it to the end of the run. */
+
+/* Opens the run's checkpoint and, when its file exists, reads its head
+ * (b->resume reads on): b->capacity becomes the capacity it was written
+ * with (PAGANI_ERR_STATE when the memory budget holds less, or the file
+ * is not of this batch). After batch and vector start, before setup. */
+int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
+                             const pagani_batch *batch);
+
+/* After the load of the uniform split: the state and the list of the
+ * file read by open into b, its results and the backend (the list
+ * replaces the split), and the iteration to go on from into *it; -1
+ * when there was no file. */
+int cubature_checkpoint_resume(batch_run *b, int *it);
+
+/* Keeps the driver's state at the start of iteration it. */
+void cubature_checkpoint_mark(batch_run *b, int it);
+
+/* After the iteration's choice of thresholds (or a stop request), before
+ * its split: when an integral ended by a limit, writes the marked state
+ * with the list as it still is, and holds it. */
+int cubature_checkpoint_stopped(batch_run *b);
+
+/* After a split, as iteration it starts: writes when due (not held). */
+int cubature_checkpoint_due(batch_run *b, int it);
+
+/* After the last iteration it - 1: writes when an integral still runs. */
+int cubature_checkpoint_end(batch_run *b, int it);
+
+void cubature_checkpoint_free(batch_run *b);
 
 #endif /* PAGANI_CUBATURE_RUN_H */

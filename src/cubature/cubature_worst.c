@@ -43,16 +43,21 @@
 
 int cubature_worst_first(batch_run *b, const pagani_integrand *f, int *worst_first)
 {
-    const int runs = b->ops->hold_split != NULL && f->ncomp == 1;
+    /* A checkpoint holds a list of split regions' children only, not the
+     * regions worst-first holds unsplit: a run with state_path refines
+     * breadth-first. */
+    const int runs = b->ops->hold_split != NULL && f->ncomp == 1 &&
+                     b->opt->state_path == NULL;
 
     *worst_first = 0;
     if (b->opt->strategy == PAGANI_STRATEGY_BREADTH) return PAGANI_OK;
     if (b->opt->strategy == PAGANI_STRATEGY_WORST_FIRST && !runs)
         return pagani_fail(b->ctx, PAGANI_ERR_OPTION,
                            "worst-first refinement runs on the CPU backend "
-                           "with scalar integrands only (%s backend, %d "
-                           "components)", pagani_backend_name(b->ctx->kind),
-                           f->ncomp);
+                           "with scalar integrands and no state_path only "
+                           "(%s backend, %d components%s)",
+                           pagani_backend_name(b->ctx->kind), f->ncomp,
+                           b->opt->state_path ? ", a checkpoint" : "");
     *worst_first = runs;
     return PAGANI_OK;
 }

@@ -6,5 +6,6 @@ libpagani_la_SOURCES += \
 	src/cubature/cubature_steps.c \
 	src/cubature/cubature_vector.c \
 	src/cubature/cubature_worst.c \
+	src/cubature/cubature_checkpoint.c \
 	src/cubature/threshold_search.h \
 	src/cubature/threshold_search.c

@@ -73,6 +73,32 @@ int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
     return rc;
 }
 
+int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp,
+                                pagani_state_reader **r)
+{
+    pagani_state_header want = header_of(cp);
+    size_t bytes;
+    *r = NULL;
+    return cp->path ? pagani_state_open(ctx, cp->path, &want, r, &bytes) : PAGANI_OK;
+}
+
+int pagani_checkpoint_begin(pagani_context *ctx, const pagani_checkpoint *cp,
+                            size_t bytes, pagani_state_writer **w)
+{
+    pagani_state_header h = header_of(cp);
+    *w = NULL;
+    return cp->path ? pagani_state_begin(ctx, cp->path, &h, bytes, w) : PAGANI_OK;
+}
+
+int pagani_checkpoint_finish(pagani_context *ctx, pagani_checkpoint *cp,
+                             pagani_state_writer *w, int rc)
+{
+    if (!w) return rc;
+    rc = pagani_state_finish(ctx, w, rc);
+    cp->last = pagani_now();
+    return rc;
+}
+
 int pagani_checkpoint_check_options(pagani_context *ctx,
                                     const pagani_options *opt)
 {
@@ -89,12 +115,16 @@ int pagani_checkpoint_check_options(pagani_context *ctx,
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt)
 {
     if (!opt->state_path) return PAGANI_OK;
-    if (opt->method != PAGANI_QMC)
+    if (opt->method == PAGANI_VEGAS)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
-                           "are implemented for QMC only so far, not %s",
-                           pagani_method_name(opt->method));
+                           "are implemented for QMC and cubature only so "
+                           "far, not %s", pagani_method_name(opt->method));
     if (ctx->layer.run_batch || ctx->layer.call_start)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
                            "are not implemented on an MPI context yet");
+    if (opt->method == PAGANI_CUBATURE && !ctx->backend->cubature->export_regions)
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "cubature checkpoints "
+                           "(state_path) are not implemented on the %s "
+                           "backend yet", pagani_backend_name(ctx->kind));
     return PAGANI_OK;
 }

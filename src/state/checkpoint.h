@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "state/state_payload.h"
+#include "state/state_file.h"
 
 typedef struct pagani_checkpoint {
     const char *path;          /* NULL: the run writes none */
@@ -47,14 +48,32 @@ int pagani_checkpoint_due(const pagani_checkpoint *cp);
 int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
                             const pagani_state_out *out);
 
+/* The same read streamed (state_file.h's reader), for a payload read a
+ * piece at a time: *r NULL (PAGANI_OK) when the run has no file or it
+ * does not exist; else read with pagani_state_next and end with
+ * pagani_state_close, which checks the checksum. */
+int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp,
+                                pagani_state_reader **r);
+
+/* The same write streamed (state_file.h's writer), for a payload of
+ * `bytes` bytes made a piece at a time: begin (*w NULL, PAGANI_OK,
+ * without a file), pagani_state_append each piece, then finish with the
+ * code of making them (another than PAGANI_OK: the file stays as it
+ * was); finish restarts the interval. */
+int pagani_checkpoint_begin(pagani_context *ctx, const pagani_checkpoint *cp,
+                            size_t bytes, pagani_state_writer **w);
+int pagani_checkpoint_finish(pagani_context *ctx, pagani_checkpoint *cp,
+                             pagani_state_writer *w, int rc);
+
 /* The checks of options state_path and state_interval (api.c): a path
  * that is not empty, an interval >= 0 and finite; else PAGANI_ERR_OPTION. */
 int pagani_checkpoint_check_options(pagani_context *ctx,
                                     const pagani_options *opt);
 
 /* Whether a run of opt->method (chosen) on ctx can checkpoint: always
- * without state_path; QMC on a context without a layer (not MPI) so far;
- * else PAGANI_ERR_OPTION. */
+ * without state_path; QMC, and cubature on a backend that exports its
+ * list, on a context without a layer (not MPI) so far; else
+ * PAGANI_ERR_OPTION. */
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt);
 
 #endif /* PAGANI_CHECKPOINT_H */

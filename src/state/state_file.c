@@ -41,15 +41,34 @@ static size_t padded(size_t bytes)
     return (bytes + WORD - 1) / WORD * WORD;
 }
 
-static unsigned long long checksum(const unsigned char *data, size_t bytes)
+/* The FNV-1a checksum (state/identity.h) of a byte stream, word by word:
+ * the bytes of a word begun are carried to the next call. */
+typedef struct word_sum {
+    pagani_hash hash;
+    unsigned char carry[WORD];
+    size_t carried;
+} word_sum;
+
+static void sum_bytes(word_sum *s, const void *data, size_t bytes)
 {
-    pagani_hash h = pagani_hash_start();
-    for (size_t i = 0; i < bytes / WORD; i++) {
-        unsigned long long w;
-        memcpy(&w, data + i * WORD, WORD);
-        pagani_hash_word(&h, w);
+    const unsigned char *p = data;
+    while (bytes > 0) {
+        size_t take = WORD - s->carried < bytes ? WORD - s->carried : bytes;
+        unsigned long long word;
+        memcpy(s->carry + s->carried, p, take);
+        s->carried += take;
+        p += take;
+        bytes -= take;
+        if (s->carried == WORD) {
+            memcpy(&word, s->carry, WORD);
+            pagani_hash_word(&s->hash, word);
+            s->carried = 0;
+        }
+        for (; s->carried == 0 && bytes >= WORD; p += WORD, bytes -= WORD) {
+            memcpy(&word, p, WORD); /* whole words: no carry */
+            pagani_hash_word(&s->hash, word);
+        }
     }
-    return h.state;
 }
 
 static void make_header(const pagani_state_header *h, size_t bytes,
@@ -92,95 +111,131 @@ static int system_fail(pagani_context *ctx, const char *step, const char *path,
                        path, step, strerror(err));
 }
 
+/* A file being written (state_file.h). */
+struct pagani_state_writer {
+    const char *path;
+    char *temporary;
+    int fd;
+    int failed;                 /* a write failed: errno's reason kept */
+    int err;
+    size_t left;                /* payload bytes still to come */
+    size_t bytes;               /* the payload's */
+    word_sum sum;               /* of every byte so far */
+};
+
+/* Writes data to the temporary file and adds it to the checksum. */
+static void put(pagani_state_writer *w, const void *data, size_t bytes)
+{
+    if (!w->failed && pagani_write_all(w->fd, data, bytes) != 0) {
+        w->failed = 1;
+        w->err = errno;
+    }
+    sum_bytes(&w->sum, data, bytes);
+}
+
+int pagani_state_begin(pagani_context *ctx, const char *path,
+                       const pagani_state_header *header, size_t bytes,
+                       pagani_state_writer **writer)
+{
+    size_t name_bytes = strlen(path) + 32;
+    pagani_state_writer *w = calloc(1, sizeof *w);
+    unsigned long long words[HEADER_WORDS];
+
+    *writer = NULL;
+    if (!w || !(w->temporary = malloc(name_bytes))) {
+        free(w);
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s", path);
+    }
+    snprintf(w->temporary, name_bytes, "%s.tmp.%ld", path, (long)getpid());
+    w->path = path;
+    w->fd = open(w->temporary, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (w->fd < 0) {
+        int rc = system_fail(ctx, "creating the temporary file", path, NULL);
+        free(w->temporary);
+        free(w);
+        return rc;
+    }
+    w->sum.hash = pagani_hash_start();
+    w->left = w->bytes = bytes;
+    make_header(header, bytes, words);
+    put(w, words, HEADER_BYTES);
+    *writer = w;
+    return PAGANI_OK;
+}
+
+void pagani_state_append(pagani_state_writer *w, const void *data, size_t bytes)
+{
+    if (bytes > w->left) { /* more than begin said: the file is not made */
+        w->failed = 1;
+        w->err = EOVERFLOW;
+        return;
+    }
+    w->left -= bytes;
+    put(w, data, bytes);
+}
+
+int pagani_state_finish(pagani_context *ctx, pagani_state_writer *w, int rc)
+{
+    static const unsigned char zeros[WORD] = {0};
+    unsigned long long sum;
+
+    if (rc == PAGANI_OK && w->left > 0) {
+        w->failed = 1;
+        w->err = EIO;
+    }
+    if (rc == PAGANI_OK && !w->failed) {
+        put(w, zeros, padded(w->bytes) - w->bytes);
+        sum = w->sum.hash.state;
+        put(w, &sum, WORD);
+    }
+    errno = w->err;
+    if (rc != PAGANI_OK) {
+        close(w->fd);
+        unlink(w->temporary);
+    } else if (w->failed || fsync(w->fd) != 0) {
+        rc = system_fail(ctx, "writing the temporary file", w->path, w->temporary);
+        close(w->fd);
+    } else if (close(w->fd) != 0)
+        rc = system_fail(ctx, "closing the temporary file", w->path, w->temporary);
+    else if (rename(w->temporary, w->path) != 0)
+        rc = system_fail(ctx, "renaming the temporary file over it", w->path,
+                         w->temporary);
+    else if (sync_directory(w->path) != 0)
+        rc = system_fail(ctx, "syncing its directory", w->path, NULL);
+    free(w->temporary);
+    free(w);
+    return rc;
+}
+
 int pagani_state_write(pagani_context *ctx, const char *path,
                        const pagani_state_header *header,
                        const void *payload, size_t bytes)
 {
-    const size_t total = HEADER_BYTES + padded(bytes) + WORD;
-    unsigned char *file = calloc(1, total);
-    size_t name_bytes = strlen(path) + 32;
-    char *temporary = malloc(name_bytes);
-    unsigned long long words[HEADER_WORDS], sum;
-    int fd, rc = PAGANI_OK;
-
-    if (!file || !temporary) {
-        free(file);
-        free(temporary);
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s: %zu "
-                           "bytes could not be had", path, total);
-    }
-    make_header(header, bytes, words);
-    memcpy(file, words, HEADER_BYTES);
-    if (bytes) memcpy(file + HEADER_BYTES, payload, bytes);
-    sum = checksum(file, total - WORD);
-    memcpy(file + total - WORD, &sum, WORD);
-    snprintf(temporary, name_bytes, "%s.tmp.%ld", path, (long)getpid());
-
-    fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0)
-        rc = system_fail(ctx, "creating the temporary file", path, NULL);
-    else if (pagani_write_all(fd, file, total) != 0 || fsync(fd) != 0) {
-        rc = system_fail(ctx, "writing the temporary file", path, temporary);
-        close(fd);
-    } else if (close(fd) != 0)
-        rc = system_fail(ctx, "closing the temporary file", path, temporary);
-    else if (rename(temporary, path) != 0)
-        rc = system_fail(ctx, "renaming the temporary file over it", path,
-                         temporary);
-    else if (sync_directory(path) != 0)
-        rc = system_fail(ctx, "syncing its directory", path, NULL);
-    free(file);
-    free(temporary);
-    return rc;
+    pagani_state_writer *w;
+    int rc = pagani_state_begin(ctx, path, header, bytes, &w);
+    if (rc != PAGANI_OK) return rc;
+    pagani_state_append(w, payload, bytes);
+    return pagani_state_finish(ctx, w, PAGANI_OK);
 }
 
-/* Reads all of path into *file (*size bytes): 0, -1 with errno. */
-static int read_file(const char *path, unsigned char **file, size_t *size)
-{
-    struct stat st;
-    int fd = open(path, O_RDONLY);
-
-    if (fd < 0) return -1;
-    errno = 0;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int err = errno;
-        close(fd);
-        errno = err ? err : EINVAL;
-        return -1;
-    }
-    *size = (size_t)st.st_size;
-    *file = malloc(*size ? *size : 1);
-    if (!*file) {
-        close(fd);
-        errno = ENOMEM;
-        return -1;
-    }
-    /* a file that shrank while read is as short as what came */
-    *size = pagani_read_upto(fd, *file, *size);
-    close(fd);
-    return 0;
-}
-
-/* Whether the file's framing holds: magic, format, length, checksum. */
+/* Whether the file's framing holds, from its first `got` bytes (w, at
+ * most the header) and its size: magic, format, length. */
 static int check_frame(pagani_context *ctx, const char *path,
-                       const unsigned char *file, size_t size)
+                       const unsigned long long *w, size_t got, size_t size)
 {
-    unsigned long long w[HEADER_WORDS], sum;
     size_t want;
 
-    if (size >= WORD) memcpy(w, file, WORD);
-    if (size >= WORD && w[W_MAGIC] == MAGIC_SWAPPED)
+    if (got >= WORD && w[W_MAGIC] == MAGIC_SWAPPED)
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s was written "
                            "on a machine of the other byte order", path);
-    if (size < WORD || w[W_MAGIC] != MAGIC)
+    if (got < WORD || w[W_MAGIC] != MAGIC)
         return pagani_fail(ctx, PAGANI_ERR_STATE, "%s is no libpagani "
                            "checkpoint (its first bytes are not the magic "
                            "PGNSTATE)", path);
-    if (size < HEADER_BYTES + WORD)
+    if (size < HEADER_BYTES + WORD || got < HEADER_BYTES)
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is "
                            "truncated: %zu bytes, shorter than its header",
                            path, size);
-    memcpy(w, file, HEADER_BYTES);
     if (w[W_FORMAT] != FORMAT)
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is of format "
                            "%llu (libpagani %llu.%llu.%llu); this libpagani "
@@ -197,10 +252,6 @@ static int check_frame(pagani_context *ctx, const char *path,
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is damaged: "
                            "%zu bytes, more than its header says (%zu)", path,
                            size, want);
-    memcpy(&sum, file + size - WORD, WORD);
-    if (sum != checksum(file, size - WORD))
-        return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is damaged: "
-                           "its checksum does not match its bytes", path);
     return PAGANI_OK;
 }
 
@@ -230,37 +281,117 @@ static int check_identity(pagani_context *ctx, const char *path,
     return PAGANI_OK;
 }
 
+/* A file being read (state_file.h). */
+struct pagani_state_reader {
+    const char *path;
+    int fd;
+    size_t left;                /* payload bytes still to come */
+    size_t bytes;               /* the payload's */
+    word_sum sum;               /* of every byte so far */
+};
+
+static int read_fail(pagani_context *ctx, const char *path, int err)
+{
+    return pagani_fail(ctx, err == ENOMEM ? PAGANI_ERR_NO_MEMORY
+                                          : PAGANI_ERR_SYSTEM,
+                       "checkpoint %s: reading failed: %s", path,
+                       strerror(err));
+}
+
+/* Reads bytes into data and adds them to the checksum: 1, or 0 when
+ * fewer came (the file shrank, or a read failed). */
+static int take(pagani_state_reader *r, void *data, size_t bytes)
+{
+    if (pagani_read_upto(r->fd, data, bytes) != bytes) return 0;
+    sum_bytes(&r->sum, data, bytes);
+    return 1;
+}
+
+int pagani_state_open(pagani_context *ctx, const char *path,
+                      const pagani_state_header *want,
+                      pagani_state_reader **reader, size_t *bytes)
+{
+    unsigned long long w[HEADER_WORDS];
+    pagani_state_reader *r;
+    struct stat st;
+    size_t got;
+    int fd = open(path, O_RDONLY), rc;
+
+    *reader = NULL;
+    *bytes = 0;
+    if (fd < 0) return errno == ENOENT ? PAGANI_OK : read_fail(ctx, path, errno);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int err = S_ISREG(st.st_mode) ? errno : EINVAL;
+        close(fd);
+        return read_fail(ctx, path, err);
+    }
+    got = pagani_read_upto(fd, w, HEADER_BYTES);
+    rc = check_frame(ctx, path, w, got, (size_t)st.st_size);
+    if (rc == PAGANI_OK) rc = check_identity(ctx, path, w, want);
+    if (rc == PAGANI_OK && !(r = calloc(1, sizeof *r)))
+        rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s", path);
+    if (rc != PAGANI_OK) {
+        close(fd);
+        return rc;
+    }
+    r->path = path;
+    r->fd = fd;
+    r->left = r->bytes = *bytes = w[W_PAYLOAD];
+    r->sum.hash = pagani_hash_start();
+    sum_bytes(&r->sum, w, HEADER_BYTES);
+    *reader = r;
+    return PAGANI_OK;
+}
+
+int pagani_state_next(pagani_state_reader *r, void *data, size_t bytes)
+{
+    if (bytes > r->left) return 0;
+    r->left -= bytes;
+    return take(r, data, bytes);
+}
+
+int pagani_state_close(pagani_context *ctx, pagani_state_reader *r, int rc)
+{
+    unsigned char pad[WORD];
+    unsigned long long sum = 0;
+
+    if (rc == PAGANI_OK) {
+        unsigned long long expected;
+        int whole = r->left == 0 && take(r, pad, padded(r->bytes) - r->bytes);
+        expected = r->sum.hash.state;
+        if (!whole || pagani_read_upto(r->fd, &sum, WORD) != WORD)
+            rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is "
+                             "truncated, or its state was not read whole",
+                             r->path);
+        else if (sum != expected)
+            rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is "
+                             "damaged: its checksum does not match its bytes",
+                             r->path);
+    }
+    close(r->fd);
+    free(r);
+    return rc;
+}
+
 int pagani_state_read(pagani_context *ctx, const char *path,
                       const pagani_state_header *want, void **payload,
                       size_t *bytes, int *found)
 {
-    unsigned char *file = NULL;
-    unsigned long long w[HEADER_WORDS];
-    size_t size = 0;
-    int rc;
+    pagani_state_reader *r;
+    void *data;
+    int rc = pagani_state_open(ctx, path, want, &r, bytes);
 
     *payload = NULL;
-    *bytes = 0;
-    *found = 0;
-    if (read_file(path, &file, &size) != 0) {
-        if (errno == ENOENT) return PAGANI_OK;
-        return pagani_fail(ctx, errno == ENOMEM ? PAGANI_ERR_NO_MEMORY
-                                                : PAGANI_ERR_SYSTEM,
-                           "checkpoint %s: reading failed: %s", path,
-                           strerror(errno));
-    }
-    *found = 1;
-    rc = check_frame(ctx, path, file, size);
-    if (rc == PAGANI_OK) {
-        memcpy(w, file, HEADER_BYTES);
-        rc = check_identity(ctx, path, w, want);
-    }
-    if (rc == PAGANI_OK) {
-        *bytes = w[W_PAYLOAD];
-        memmove(file, file + HEADER_BYTES, *bytes);
-        *payload = file;
-        return PAGANI_OK;
-    }
-    free(file);
+    *found = rc != PAGANI_OK || r;
+    if (rc != PAGANI_OK || !r) return rc;
+    data = malloc(*bytes ? *bytes : 1);
+    if (!data) rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s: "
+                                "%zu bytes of state", path, *bytes);
+    else if (!pagani_state_next(r, data, *bytes))
+        rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is truncated "
+                         "(it shrank while read)", path);
+    rc = pagani_state_close(ctx, r, rc);
+    if (rc == PAGANI_OK) *payload = data;
+    else free(data);
     return rc;
 }

@@ -38,6 +38,36 @@ int pagani_state_write(pagani_context *ctx, const char *path,
                        const pagani_state_header *header,
                        const void *payload, size_t bytes);
 
+/* The same write streamed, for a payload too large to hold at once:
+ * begin with its size in bytes, append every byte of it in order, then
+ * finish, which makes the file (with rc PAGANI_OK and every byte
+ * appended) or removes the temporary file (rc another code: returned)
+ * and frees the writer. begin: PAGANI_ERR_SYSTEM, PAGANI_ERR_NO_MEMORY
+ * (then no writer); a failed write is reported by finish. Memory: one
+ * word. */
+typedef struct pagani_state_writer pagani_state_writer;
+int pagani_state_begin(pagani_context *ctx, const char *path,
+                       const pagani_state_header *header, size_t bytes,
+                       pagani_state_writer **writer);
+void pagani_state_append(pagani_state_writer *w, const void *data,
+                         size_t bytes);
+int pagani_state_finish(pagani_context *ctx, pagani_state_writer *w, int rc);
+
+/* The same read streamed, for a payload too large to hold at once:
+ * open checks the header (*reader NULL, PAGANI_OK, when path does not
+ * exist; *bytes: the payload's size); next reads the next bytes of the
+ * payload (1, or 0 when fewer are left or the file shrank); close
+ * checks, with rc PAGANI_OK and the payload read whole, that the file
+ * ends there and that its checksum matches (PAGANI_ERR_STATE otherwise:
+ * what was read must then be dropped), and frees the reader. Memory:
+ * what the caller reads into. */
+typedef struct pagani_state_reader pagani_state_reader;
+int pagani_state_open(pagani_context *ctx, const char *path,
+                      const pagani_state_header *want,
+                      pagani_state_reader **reader, size_t *bytes);
+int pagani_state_next(pagani_state_reader *r, void *data, size_t bytes);
+int pagani_state_close(pagani_context *ctx, pagani_state_reader *r, int rc);
+
 /* Reads path when it exists: *found 0 (and PAGANI_OK) when it does not;
  * else the file must be a checkpoint of `want` (every check above), and
  * then *payload (malloc'd, the caller frees it) and *bytes hold its

@@ -1,0 +1,96 @@
+/*
+ * state_cases.h - what the checkpoint tests (test_state.c: QMC,
+ * test_state_cubature.c: cubature) integrate, how they interrupt it and
+ * how they compare what runs end with. Each includes it once.
+ */
+#ifndef PAGANI_TEST_STATE_CASES_H
+#define PAGANI_TEST_STATE_CASES_H
+
+#include <math.h>
+#include <string.h>
+#include "pagani.h"
+
+#define DIM 4
+#define K 3     /* integrals of the batch */
+#define NCOMP 2 /* components of the vector integrand */
+
+static long long calls; /* of gauss, from any thread */
+
+/* exp(-sum ((x_i - c) / w)^2), params {c, w}. */
+static double gauss(const double *x, int n, const void *params)
+{
+    const double *p = params;
+    double s = 0.0;
+    __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);
+    return exp(-s / (p[1] * p[1]));
+}
+
+/* The Gaussian and cos(sum x). */
+static void gauss_cos(const double *x, int n, const void *params, double *f)
+{
+    double s = 0.0;
+    f[0] = gauss(x, n, params);
+    for (int i = 0; i < n; i++) s += x[i];
+    f[1] = cos(s);
+}
+
+typedef enum { SINGLE, BATCH, VECTOR, FORMS } form;
+static const char *const form_names[FORMS] = {"one integral", "a batch of 3",
+                                              "a vector integrand"};
+
+/* How a run is interrupted. */
+typedef enum { BY_ITERATIONS, BY_CALLBACK, BY_REQUEST, BY_EVALUATIONS,
+               WAYS } way;
+static const char *const way_names[WAYS] = {
+    "max_iterations", "the progress callback", "a stop request",
+    "max_evaluations"};
+
+static const double lower[DIM] = {0, 0, 0, 0}, upper[DIM] = {1, 1, 1, 1};
+
+/* What a run ended with. */
+typedef struct outcome {
+    int rc;
+    pagani_result r[K];
+    double values[NCOMP], errors[NCOMP];
+} outcome;
+
+/* Runs `which` of f on c over the unit cube, a batch's integrals with
+ * params, with options o (state_path: file, or none). */
+static outcome run_on(pagani_context *c, pagani_integrand *f, form which,
+                      const double (*params)[2], pagani_options o,
+                      const char *file)
+{
+    outcome out;
+    memset(&out, 0, sizeof out);
+    o.state_path = file;
+    if (which == BATCH)
+        out.rc = pagani_integrate_batch(c, f, K, params, sizeof params[0],
+                                        lower, upper, 0, &o, out.r);
+    else if (which == VECTOR)
+        out.rc = pagani_integrate_vector(c, f, lower, upper, &o, out.r,
+                                         out.values, out.errors);
+    else
+        out.rc = pagani_integrate(c, f, lower, upper, &o, out.r);
+    return out;
+}
+
+/* Whether two outcomes are the same bits (the time aside). */
+static int same(const outcome *a, const outcome *b, int count)
+{
+    if (a->rc != b->rc || memcmp(a->values, b->values, sizeof a->values) ||
+        memcmp(a->errors, b->errors, sizeof a->errors))
+        return 0;
+    for (int k = 0; k < count; k++) {
+        const pagani_result *x = &a->r[k], *y = &b->r[k];
+        if (memcmp(&x->value, &y->value, sizeof x->value) ||
+            memcmp(&x->error, &y->error, sizeof x->error) ||
+            x->status != y->status || x->evaluations != y->evaluations ||
+            x->iterations != y->iterations || x->regions != y->regions ||
+            x->by_epsabs != y->by_epsabs)
+            return 0;
+    }
+    return 1;
+}
+
+#endif /* PAGANI_TEST_STATE_CASES_H */
