@@ -78,6 +78,9 @@ static pagani_options options(void)
     pagani_options o = pagani_options_default(PAGANI_CUBATURE);
     o.epsrel = 1e-9;
     o.state_interval = 0.0;
+    /* the refinement of every run with state_path: the runs never
+     * stopped, without one, take it too */
+    o.strategy = PAGANI_STRATEGY_BREADTH;
     return o;
 }
 
@@ -240,6 +243,36 @@ static void form_checks(form which)
     }
 }
 
+/* Worst-first refinement holds regions a checkpoint does not keep: a run
+ * with state_path asking for it is refused, and AUTO refines
+ * breadth-first (the bits of a BREADTH run). */
+static void strategy_check(void)
+{
+    pagani_options o = options();
+    outcome breadth, automatic;
+    int rc;
+
+    unlink(path);
+    o.strategy = PAGANI_STRATEGY_WORST_FIRST;
+    rc = run(CUT, SINGLE, o, path).rc;
+    tap_ok(rc == PAGANI_ERR_OPTION &&
+               strstr(pagani_context_message(ctx[CUT]), "state_path"),
+           "worst-first with state_path: PAGANI_ERR_OPTION: %s",
+           pagani_context_message(ctx[CUT]));
+    o.strategy = PAGANI_STRATEGY_AUTO;
+    o.epsrel = 1e-6;
+    automatic = run(CUT, SINGLE, o, path);
+    unlink(path);
+    o.strategy = PAGANI_STRATEGY_BREADTH;
+    breadth = run(CUT, SINGLE, o, path);
+    unlink(path);
+    tap_ok(automatic.rc == PAGANI_OK && breadth.rc == PAGANI_OK &&
+               memcmp(&automatic.r[0].value, &breadth.r[0].value, sizeof(double)) == 0 &&
+               automatic.r[0].evaluations == breadth.r[0].evaluations,
+           "AUTO with state_path refines breadth-first (%lld and %lld evaluations)",
+           automatic.r[0].evaluations, breadth.r[0].evaluations);
+}
+
 /* A file of a list larger than the memory budget holds is refused. */
 static void budget_check(void)
 {
@@ -363,6 +396,7 @@ static void backend_checks(pagani_backend backend, const char *name)
         form_checks(BATCH);
         form_checks(VECTOR);
         budget_check();
+        strategy_check();
         damage_checks();
     }
     for (int side = 0; side < SIDES; side++) {
