@@ -399,8 +399,13 @@ typedef struct pagani_options {
      * options that change the result; the limits max_evaluations and
      * max_iterations may differ, so a stopped run can be resumed with
      * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
-     * alone. QMC only so far (another method with state_path, or an MPI
-     * context, is PAGANI_ERR_OPTION). The caller owns the string. */
+     * alone. QMC and Vegas so far (cubature, Vegas+ or an MPI context
+     * with state_path is PAGANI_ERR_OPTION). Vegas resumes bit for bit
+     * unless max_evaluations changed what ran: a cap below vegas_calls x
+     * (vegas_adjust_iterations + 3) lowers the calls per iteration (a
+     * resume under another such cap is PAGANI_ERR_STATE), and one that
+     * skipped a repeat pass of an adjusting iteration kept its grid.
+     * The caller owns the string. */
     const char *state_path;      /* NULL (default): no checkpoints */
     double state_interval;       /* seconds between writes, default 600;
                                     0: only when the run ends unconverged */

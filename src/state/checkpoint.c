@@ -89,10 +89,15 @@ int pagani_checkpoint_check_options(pagani_context *ctx,
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt)
 {
     if (!opt->state_path) return PAGANI_OK;
-    if (opt->method != PAGANI_QMC)
+    if (opt->method != PAGANI_QMC && opt->method != PAGANI_VEGAS)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
-                           "are implemented for QMC only so far, not %s",
-                           pagani_method_name(opt->method));
+                           "are implemented for QMC and Vegas only so far, "
+                           "not %s", pagani_method_name(opt->method));
+    if (opt->method == PAGANI_VEGAS && (opt->flags & PAGANI_FLAG_VEGAS_PLUS))
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
+                           "of Vegas+ (PAGANI_FLAG_VEGAS_PLUS: its per-cube "
+                           "sample counts live in the backend) are not "
+                           "implemented yet");
     if (ctx->layer.run_batch || ctx->layer.call_start)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
                            "are not implemented on an MPI context yet");
