@@ -201,7 +201,8 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         no_probes; ``state``, a checkpoint file (a path: the run writes
         its state there every ``state_interval`` seconds, default 600,
         and when it ends unconverged, and resumes from it when it exists;
-        QMC only so far; a file of another integral raises StateError).
+        QMC and Vegas (not vegas_plus) so far; a file of another integral
+        raises StateError).
         An unknown keyword raises TypeError.
 
     Returns
