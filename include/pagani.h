@@ -399,8 +399,10 @@ typedef struct pagani_options {
      * options that change the result; the limits max_evaluations and
      * max_iterations may differ, so a stopped run can be resumed with
      * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
-     * alone. QMC and Vegas so far (cubature, Vegas+ or an MPI context
-     * with state_path is PAGANI_ERR_OPTION). Vegas resumes bit for bit
+     * alone. QMC and Vegas so far (cubature or Vegas+ with state_path is
+     * PAGANI_ERR_OPTION). On an MPI context rank k writes state_path with
+     * ".rank<k>" appended, and a run resumes on the same number of ranks
+     * only (else PAGANI_ERR_STATE naming both). Vegas resumes bit for bit
      * unless max_evaluations changed what ran: a cap below vegas_calls x
      * (vegas_adjust_iterations + 3) lowers the calls per iteration (a
      * resume under another such cap is PAGANI_ERR_STATE), and one that

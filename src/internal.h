@@ -67,6 +67,15 @@ typedef struct pagani_layer {
                      const pagani_options *opt, pagani_result *results);
     /* Frees state, after the backend is closed. */
     void (*close)(void *state);
+    /* Checkpoints (src/state/checkpoint.c): this process is rank `rank`
+     * of `ranks`, each writing a file of its own. Among ranks that run
+     * one driver together (not a rank's share of a batch, where both are
+     * the identity), the agreement on a checkpoint step's code (the
+     * lowest failing rank's, with its message), and whether any rank's
+     * flag is set (a write due by its clock, a file found). */
+    int rank, ranks;
+    int (*checkpoint_agree)(pagani_context *ctx, int rc);
+    int (*checkpoint_any)(pagani_context *ctx, int flag);
 } pagani_layer;
 
 struct pagani_context {

@@ -132,6 +132,7 @@ static void free_run(vegas_run *r)
     free(r->components_repeat);
     free(r->bins_valid);
     free(r->saved);
+    pagani_checkpoint_close(&r->checkpoint);
 }
 
 /* Host memory of a run of K integrals: per integral a grid and its bins
@@ -697,7 +698,7 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
     r.own_params = batch->params == f->params;
     r.count = batch->count;
     r.ncomp = f->ncomp;
-    pagani_checkpoint_open(&r.checkpoint, f, batch, opt);
+    pagani_checkpoint_open(&r.checkpoint, ctx, f, batch, opt);
     rc = alloc_run(ctx, &r, batch);
     if (rc == PAGANI_OK) {
         vegas_job *job = &r.plan.job;
