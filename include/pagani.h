@@ -272,6 +272,16 @@ typedef int (*pagani_progress_fn)(int iteration, long long size,
 #define PAGANI_DEFAULT_EVALUATIONS_CPU 1000000000LL
 #define PAGANI_DEFAULT_EVALUATIONS_CUDA 1000000000000LL
 
+/* A Vegas importance grid (README, "Checkpoints and warm starts"): the
+ * bin edges on every axis that a PAGANI_VEGAS run learned, relative to
+ * its box, so that another run of the same dimension (another parameter
+ * block of a scan, another integrand) can start from them, as Cuba's
+ * gridno. Made empty by pagani_vegas_grid_create, filled by a run with
+ * options.vegas_grid_out, read by a run with options.vegas_grid_in (the
+ * same grid may be both). The caller owns it; a grid must not be filled
+ * by one call while another reads it. */
+typedef struct pagani_vegas_grid pagani_vegas_grid;
+
 /* Options of one integration. Start from pagani_options_default(method). */
 typedef struct pagani_options {
     pagani_method method;
@@ -411,6 +421,20 @@ typedef struct pagani_options {
     const char *state_path;      /* NULL (default): no checkpoints */
     double state_interval;       /* seconds between writes, default 600;
                                     0: only when the run ends unconverged */
+    /* Vegas warm starts (README, "Checkpoints and warm starts"): with
+     * vegas_grid_in, every integral of the call starts from that grid
+     * instead of a uniform one, and vegas_adjust_iterations still adjust
+     * it (set 1 to shorten them: the first iteration is then combined
+     * already, and a run of a nearby integrand can converge after 2
+     * iterations, where a cold one needs 6). It must have been filled
+     * by a run of the same
+     * dimension, vegas_bins and PAGANI_FLAG_VEGAS_1D (else
+     * PAGANI_ERR_OPTION naming both); it is part of what a checkpoint
+     * belongs to. With vegas_grid_out, a call that returns PAGANI_OK
+     * leaves there the final grid of its integral 0. Vegas+ takes
+     * neither (PAGANI_ERR_OPTION); the other methods ignore both. */
+    const pagani_vegas_grid *vegas_grid_in;  /* NULL (default): uniform */
+    pagani_vegas_grid *vegas_grid_out;       /* NULL (default): none */
 } pagani_options;
 
 /* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).
@@ -625,6 +649,13 @@ void pagani_integrand_destroy(pagani_integrand *f);
 
 /* Defaults for `method`, as documented on each field above. */
 pagani_options pagani_options_default(pagani_method method);
+
+/* An empty Vegas grid into *grid (pagani_vegas_grid above): PAGANI_OK,
+ * PAGANI_ERR_NULL_POINTER, PAGANI_ERR_NO_MEMORY. Cheap. */
+int pagani_vegas_grid_create(pagani_vegas_grid **grid);
+
+/* Frees the grid; NULL is allowed. */
+void pagani_vegas_grid_destroy(pagani_vegas_grid *grid);
 
 /* Integrates f over [lower[i], upper[i]], i < n. options may be NULL (the
  * defaults of PAGANI_AUTO). Returns PAGANI_OK when an estimate was made:

@@ -50,6 +50,15 @@ void pagani_call_identity_of(pagani_call_identity *id,
 /* A field's name for a message ("the boxes"). */
 const char *pagani_call_field_name(int field);
 
+/* A Vegas grid kept for a warm start (pagani.h's pagani_vegas_grid; made
+ * and filled in src/vegas/vegas_warm.c, fingerprinted in checkpoints'
+ * identities): rows of bins + 1 edges for an integrand of n dimensions;
+ * rows 0 while empty. */
+struct pagani_vegas_grid {
+    int n, rows, bins;
+    double *edges;
+};
+
 /* A layer over a context's backend: the MPI layer (src/mpi) on a context
  * made on a communicator. */
 typedef struct pagani_layer {

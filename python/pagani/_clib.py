@@ -90,6 +90,8 @@ class Options(Structure):
         ("domain_scales", POINTER(c_double)),
         ("state_path", ctypes.c_char_p),
         ("state_interval", c_double),
+        ("vegas_grid_in", c_void_p),
+        ("vegas_grid_out", c_void_p),
     ]
 
 

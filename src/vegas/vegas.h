@@ -149,4 +149,15 @@ int pagani_vegas_checkpoint_write(pagani_context *ctx, vegas_run *r,
 int pagani_vegas_checkpoint_resume(pagani_context *ctx, vegas_run *r,
                                    pagani_result *results, int *start);
 
+/* Warm starts (vegas_warm.c; options vegas_grid_in, vegas_grid_out):
+ * whether the options' grids fit the plan (PAGANI_ERR_OPTION naming the
+ * difference); every member's grid from vegas_grid_in (none: left
+ * uniform); integral 0's final grid into vegas_grid_out
+ * (PAGANI_ERR_NO_MEMORY). */
+int pagani_vegas_warm_check(pagani_context *ctx, const pagani_options *opt,
+                            const vegas_plan *plan);
+void pagani_vegas_warm_start(vegas_run *r, const pagani_options *opt);
+int pagani_vegas_warm_keep(pagani_context *ctx, const vegas_run *r,
+                           const pagani_options *opt);
+
 #endif /* PAGANI_VEGAS_H */

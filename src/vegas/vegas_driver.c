@@ -691,7 +691,9 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
                            "PAGANI_VEGAS is not available on the %s backend",
                            pagani_backend_name(ctx->kind));
-    if ((rc = pagani_vegas_plan(ctx, f, opt, &r.plan)) != PAGANI_OK) return rc;
+    if ((rc = pagani_vegas_plan(ctx, f, opt, &r.plan)) != PAGANI_OK ||
+        (rc = pagani_vegas_warm_check(ctx, opt, &r.plan)) != PAGANI_OK)
+        return rc;
     r.batch = batch;
     /* the integrand's own block (pagani_integrate, or a batch sharing
      * it) is read afresh for every pass, as the callback may replace it */
@@ -707,9 +709,14 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
         job->width = r.width;
         rc = r.ops->setup(ctx->backend_state, job, &r.state);
     }
+    if (rc == PAGANI_OK && opt->vegas_grid_in) {
+        pagani_vegas_warm_start(&r, opt);
+        rc = r.ops->set_grids(r.state, 0, r.count, r.grids);
+    }
     if (rc == PAGANI_OK)
         rc = pagani_vegas_checkpoint_resume(ctx, &r, results, &start);
     if (rc == PAGANI_OK) rc = iterate(ctx, &r, opt, start, results);
+    if (rc == PAGANI_OK) rc = pagani_vegas_warm_keep(ctx, &r, opt);
     free_run(&r);
     return rc;
 }
