@@ -13,8 +13,10 @@
  *    only where the cap leaves vegas_calls as they are (at least
  *    vegas_calls x (vegas_adjust_iterations + 3)); a lower cap lowers the
  *    calls and its file is refused (below);
- *  - Vegas: a file resumed under a cap that lowers the calls, or with
- *    max_iterations below the iterations it holds, is PAGANI_ERR_STATE;
+ *  - Vegas: a file resumed under a cap that lowers the calls (and with
+ *    them the pass's sizes), or with max_iterations below the
+ *    iterations it holds, is PAGANI_ERR_STATE; a cap that lowers the
+ *    calls but keeps the pass resumes to the same bits;
  *    Vegas+ with state_path is PAGANI_ERR_OPTION;
  *  - a file of another integrand, parameter block, box, seed, method
  *    (forged), number of ranks (forged), a truncated, corrupted (one byte
@@ -550,6 +552,28 @@ static void option_checks(pagani_integrand *f)
 /* Vegas files resumed where they cannot be: under a cap that lowers the
  * calls per iteration, with max_iterations below the iterations the file
  * holds; Vegas+ has no checkpoints. */
+/* Vegas stopped by a cap that lowers vegas_calls (4000 to 3999) without
+ * changing the pass (1296 sub-cubes of 3 samples), then resumed without
+ * it: the bits of the run never stopped. */
+static void vegas_lowered_calls(pagani_integrand *f)
+{
+    pagani_options o = options();
+    outcome whole = run(f, SINGLE, options(), NULL), cut, resumed;
+
+    unlink(path);
+    o.max_evaluations = (long long)(VEGAS_CALLS * (VEGAS_ITA + 3)) - 1;
+    cut = run(f, SINGLE, o, path);
+    resumed = run(f, SINGLE, options(), path);
+    tap_ok(cut.rc == PAGANI_OK &&
+               cut.r[0].status == PAGANI_MAX_EVALUATIONS &&
+               same(&resumed, &whole, 1),
+           "vegas stopped by a cap that lowers vegas_calls to %lld but "
+           "keeps the pass, resumed without it: the same bits (%d "
+           "iterations, then %d)",
+           o.max_evaluations / (VEGAS_ITA + 3), cut.r[0].iterations,
+           resumed.r[0].iterations);
+}
+
 static void vegas_refusals(pagani_integrand *f)
 {
     pagani_options o = options();
@@ -560,7 +584,7 @@ static void vegas_refusals(pagani_integrand *f)
     o.max_iterations = 3;
     run(f, SINGLE, o, path);
     o = options();
-    o.max_evaluations = (long long)(VEGAS_CALLS * (VEGAS_ITA + 3)) - 1;
+    o.max_evaluations = (long long)(VEGAS_CALLS * (VEGAS_ITA + 3)) / 2;
     refused(f, params[0], 1.0, o, "the calls are lowered",
             "Vegas resumed under a cap that lowers vegas_calls");
     o = options();
@@ -728,6 +752,7 @@ int main(void)
     form_checks(f, SINGLE);
     form_checks(f, BATCH);
     form_checks(v, VECTOR);
+    vegas_lowered_calls(f);
     vegas_refusals(f);
 
     pagani_integrand_destroy(f);

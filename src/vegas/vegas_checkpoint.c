@@ -2,7 +2,7 @@
  * vegas_checkpoint.c - a PAGANI_VEGAS run's checkpoint (vegas.h). The
  * random stream is a function of (seed, iteration, cube, sample), so the
  * state at the start of an iteration is all a resume needs. The payload:
- *   the sizes (vegas_calls as planned, samples per iteration, sub-cubes,
+ *   the sizes (samples per piece and per iteration, sub-cubes, pieces,
  *   grid rows and bins, integrals K, components C) and R, the iterations
  *   recorded;
  *   the K grids;
@@ -24,9 +24,8 @@
 static void sizes_of(const vegas_run *r, long long *w)
 {
     const vegas_job *job = &r->plan.job;
-    double calls = r->plan.calls;
 
-    memcpy(&w[0], &calls, sizeof calls);
+    w[0] = job->samples;
     w[1] = r->plan.per_iteration;
     w[2] = job->cubes;
     w[3] = job->grid_axes;
@@ -172,17 +171,15 @@ int pagani_vegas_checkpoint_resume(pagani_context *ctx, vegas_run *r,
     sizes_of(r, want);
     ok = pagani_state_take(&in, got, sizeof got);
     if (ok && memcmp(got, want, sizeof want)) {
-        double calls;
-        memcpy(&calls, &got[0], sizeof calls);
         free((void *)in.data);
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s sampled "
-                           "%lld points per iteration in %lld sub-cubes "
-                           "(vegas_calls %g), this run plans %lld in %lld "
-                           "(%g): with max_evaluations below vegas_calls x "
+                           "%lld points per iteration in %lld sub-cubes, "
+                           "this run plans %lld in %lld: with "
+                           "max_evaluations below vegas_calls x "
                            "(vegas_adjust_iterations + 3) the calls are "
                            "lowered, so a resume must keep max_evaluations "
-                           "above that", path, got[1], got[2], calls,
-                           want[1], want[2], r->plan.calls);
+                           "above that", path, got[1], got[2], want[1],
+                           want[2]);
     }
     if (ok && (got[SIZE_WORDS] < 0 || got[SIZE_WORDS] > r->plan.itmax)) {
         free((void *)in.data);
