@@ -152,6 +152,8 @@ _PROTOTYPES = {
                  c_size_t, POINTER(c_int), c_int]),
     "pagani_integrand_destroy": (None, [c_void_p]),
     "pagani_options_default": (Options, [c_int]),
+    "pagani_vegas_grid_create": (c_int, [POINTER(c_void_p)]),
+    "pagani_vegas_grid_destroy": (None, [c_void_p]),
     "pagani_integrate":
         (c_int, [c_void_p, c_void_p, _DOUBLES, _DOUBLES, POINTER(Options),
                  POINTER(ResultStruct)]),

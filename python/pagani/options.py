@@ -60,7 +60,8 @@ def _per_axis(n: int, name: str, values: Sequence[float]) -> Any:
 MAPS = {"rational": 0, "exponential": 1}
 
 # The keywords that are not plain fields.
-SPECIAL = ["breaks", "domain_centers", "domain_map", "domain_scales", "state"]
+SPECIAL = ["breaks", "domain_centers", "domain_map", "domain_scales", "state",
+           "vegas_grid"]
 
 
 def make_options(method: str, epsrel: float, epsabs: float,
@@ -90,6 +91,10 @@ def make_options(method: str, epsrel: float, epsabs: float,
             setattr(opt, name, _per_axis(n, name, value))
         elif name == "domain_map":
             opt.domain_map = _choice("domain_map", value, MAPS)
+        elif name == "vegas_grid":
+            if value is not None:
+                opt.vegas_grid_out = value.handle
+                opt.vegas_grid_in = value.handle if value.filled else None
         elif name == "state":
             # the bytes stay alive with opt (ctypes keeps them)
             opt.state_path = os.fsencode(value) if value is not None else None
@@ -102,3 +107,11 @@ def make_options(method: str, epsrel: float, epsabs: float,
             raise TypeError("unknown option %r (options: %s)" % (
                 name, ", ".join(sorted(FIELDS) + SPECIAL + sorted(_clib.FLAGS))))
     return opt
+
+
+def note_vegas_grid(options: Dict[str, Any], method: int) -> None:
+    """After a successful call with options: a vegas_grid is filled once a
+    Vegas run (`method`, the result's) has left its grid there."""
+    grid = options.get("vegas_grid")
+    if grid is not None and method == _clib.METHODS["vegas"]:
+        grid.filled = True
