@@ -377,6 +377,21 @@ static void form_checks(pagani_integrand *f, form which)
 
 /* ---- refusals -------------------------------------------------------- */
 
+/* A run with options o and state_path, of a method without checkpoints:
+ * PAGANI_ERR_OPTION with `says` in the message. */
+static void unsupported(pagani_integrand *f, pagani_options o,
+                        const char *says, const char *what)
+{
+    pagani_result r;
+    int rc;
+
+    o.state_path = path;
+    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
+    tap_ok(rc == PAGANI_ERR_OPTION && strstr(pagani_context_message(ctx), says),
+           "%s with state_path is PAGANI_ERR_OPTION: %s", what,
+           pagani_context_message(ctx));
+}
+
 static size_t read_all(const char *file, unsigned char *buf, size_t cap)
 {
     FILE *in = fopen(file, "rb");
@@ -527,13 +542,8 @@ static void option_checks(pagani_integrand *f)
     o.state_interval = NAN;
     rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
     tap_ok(rc == PAGANI_ERR_OPTION, "state_interval NaN is PAGANI_ERR_OPTION");
-    o = pagani_options_default(PAGANI_CUBATURE);
-    o.state_path = path;
-    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
-    tap_ok(rc == PAGANI_ERR_OPTION &&
-               strstr(pagani_context_message(ctx), "QMC and Vegas only"),
-           "cubature with state_path is PAGANI_ERR_OPTION: %s",
-           pagani_context_message(ctx));
+    unsupported(f, pagani_options_default(PAGANI_CUBATURE),
+                "QMC and Vegas only", "cubature");
     o = options();
     o.state_path = "/nonexistent-pagani-dir/run.state";
     o.max_iterations = 1;
@@ -577,8 +587,6 @@ static void vegas_lowered_calls(pagani_integrand *f)
 static void vegas_refusals(pagani_integrand *f)
 {
     pagani_options o = options();
-    pagani_result r;
-    int rc;
 
     unlink(path);
     o.max_iterations = 3;
@@ -593,12 +601,7 @@ static void vegas_refusals(pagani_integrand *f)
             "max_iterations 2", "Vegas resumed with fewer max_iterations");
     o = options();
     o.flags |= PAGANI_FLAG_VEGAS_PLUS;
-    o.state_path = path;
-    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
-    tap_ok(rc == PAGANI_ERR_OPTION &&
-               strstr(pagani_context_message(ctx), "Vegas+"),
-           "Vegas+ with state_path is PAGANI_ERR_OPTION: %s",
-           pagani_context_message(ctx));
+    unsupported(f, o, "Vegas+", "Vegas+");
 }
 
 /* ---- a writer killed --------------------------------------------------- */

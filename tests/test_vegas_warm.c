@@ -95,18 +95,27 @@ static void refusal_checks(pagani_integrand *f, pagani_integrand *g3)
     o.seed = 8;
     pagani_integrate(ctx, f, lower, upper, &o, &r);
 
-    o = options();
-    o.vegas_grid_in = empty;
-    refused(f, o, "empty", "an empty grid");
-    o.vegas_grid_in = grid;
-    o.vegas_bins = 50;
-    refused(f, o, "100 bins", "a grid of 100 bins in a run of 50");
-    o = options();
-    o.vegas_grid_in = grid;
-    refused(g3, o, "4 dimensions", "a 4-D grid for a 3-D integrand");
-    o.flags = PAGANI_FLAG_VEGAS_PLUS;
-    o.vegas_calls = 1e5;
-    refused(f, o, "Vegas+", "Vegas+ with a grid");
+    {
+        const struct {
+            const pagani_vegas_grid *grid;
+            pagani_integrand *f;
+            int bins;            /* 0: options()'s */
+            unsigned flags;
+            const char *says, *what;
+        } cases[] = {
+            {empty, f, 0, 0, "empty", "an empty grid"},
+            {grid, f, 50, 0, "100 bins", "a grid of 100 bins in a run of 50"},
+            {grid, g3, 0, 0, "4 dimensions", "a 4-D grid for a 3-D integrand"},
+            {grid, f, 0, PAGANI_FLAG_VEGAS_PLUS, "Vegas+", "Vegas+ with a grid"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            o = options();
+            o.vegas_grid_in = cases[i].grid;
+            if (cases[i].bins) o.vegas_bins = cases[i].bins;
+            o.flags = cases[i].flags;
+            refused(cases[i].f, o, cases[i].says, cases[i].what);
+        }
+    }
 
     /* a checkpoint belongs to the grid it started from */
     o = options();
