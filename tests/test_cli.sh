@@ -611,27 +611,34 @@ ms=$((($(date +%s%N) - t0) / 1000000))
     grep -q 'status: *interrupted$' "$out"
 ok $? "SIGINT during a long QMC block: out $ms ms later, the estimate before it"
 
-# Checkpoints: a QMC run with --state killed by SIGTERM after its first
-# block writes its state; the same command again continues from it and
-# ends with the output of the run never stopped (the time aside); a run
-# of another EXPR refuses the file (exit 3) and leaves it.
-state_run="--method qmc --max-iterations 10 --epsrel 1e-15 --epsabs 0 --json
-    -n 3"
+# Checkpoints: a QMC or Vegas run with --state killed by SIGTERM after
+# its first block or iteration writes its state; the same command again
+# continues from it and ends with the output of the run never stopped
+# (the time aside); a run of another EXPR refuses the file (exit 3) and
+# leaves it.
 state_expr='sin(x[0] * x[1] + x[2])'
 no_time() { sed 's/, "seconds": [^}]*//' "$out"; }
-run $state_run "$state_expr"
-no_time >"$tmp/state_whole"
-start_bg $state_run --progress --state "$tmp/run.state" --state-interval 0 \
-    "$state_expr"
-wait_for 'grep -q "^iteration" "$err"'
-kill -TERM $pid
-finish_bg
-[ $rc -eq 1 ] && grep -q '"status": "interrupted"' "$out" &&
-    [ -s "$tmp/run.state" ]
-ok $? "--state: SIGTERM ends the run (exit 1) and leaves its state"
-run $state_run --state "$tmp/run.state" "$state_expr"
-no_time | cmp -s - "$tmp/state_whole"
-ok $? "--state: the same command again continues: the output of the run never stopped"
+# (Vegas: 30 iterations of 1e6 calls, seconds of work after the first)
+for state_method in vegas qmc; do
+    state_its=10
+    [ $state_method = vegas ] && state_its=30
+    state_run="--method $state_method --max-iterations $state_its
+        --epsrel 1e-15 --epsabs 0 --json -n 3"
+    rm -f "$tmp/run.state"
+    run $state_run "$state_expr"
+    no_time >"$tmp/state_whole"
+    start_bg $state_run --progress --state "$tmp/run.state" \
+        --state-interval 0 "$state_expr"
+    wait_for 'grep -q "^iteration" "$err"'
+    kill -TERM $pid
+    finish_bg
+    [ $rc -eq 1 ] && grep -q '"status": "interrupted"' "$out" &&
+        [ -s "$tmp/run.state" ]
+    ok $? "--state, $state_method: SIGTERM ends the run (exit 1) and leaves its state"
+    run $state_run --state "$tmp/run.state" "$state_expr"
+    no_time | cmp -s - "$tmp/state_whole"
+    ok $? "--state, $state_method: the same command again continues: the output of the run never stopped"
+done
 cp "$tmp/run.state" "$tmp/run.copy"
 run $state_run --state "$tmp/run.state" 'cos(x[0] * x[1] + x[2])'
 [ $rc -eq 3 ] && grep -q 'belongs to another integration: the integrand' "$err" &&
