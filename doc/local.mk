@@ -9,7 +9,8 @@ dist_man3_MANS = \
 	doc/pagani_integrate_batch.3 \
 	doc/pagani_qmc_part.3 \
 	doc/pagani_integrate_gradient.3 \
-	doc/pagani_strerror.3
+	doc/pagani_strerror.3 \
+	doc/pagani_vegas_grid_create.3
 # The other calls' pages: one line each, `.so man3/PAGE.3`, the page that
 # describes them (man's way of naming one page twice).
 dist_man3_MANS += \
@@ -39,7 +40,8 @@ dist_man3_MANS += \
 	doc/pagani_version.3 \
 	doc/pagani_integrand_gradient_from_source.3 \
 	doc/pagani_integrand_gradient_from_function.3 \
-	doc/pagani_integrate_limits_gradient.3
+	doc/pagani_integrate_limits_gradient.3 \
+	doc/pagani_vegas_grid_destroy.3
 dist_doc_DATA = README ChangeLog
 docexamplesdir = $(docdir)/examples
 dist_docexamples_DATA = \

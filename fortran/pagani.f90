@@ -174,6 +174,8 @@ module pagani
         type(c_ptr) :: state_path     ! checkpoint file (C string), or null
         real(c_double) :: state_interval ! seconds between checkpoints
         integer(c_int) :: strategy    ! cubature: PAGANI_STRATEGY_*
+        type(c_ptr) :: vegas_grid_in  ! Vegas warm start: grid, or null
+        type(c_ptr) :: vegas_grid_out ! Vegas: grid to fill, or null
     end type
 
     ! struct pagani_result
@@ -398,6 +400,19 @@ module pagani
             integer(c_int), value :: method
             type(pagani_options) :: options
         end function
+
+        function pagani_vegas_grid_create(grid) result(rc) &
+                bind(c, name='pagani_vegas_grid_create')
+            import :: c_int, c_ptr
+            type(c_ptr), intent(out) :: grid
+            integer(c_int) :: rc
+        end function
+
+        subroutine pagani_vegas_grid_destroy(grid) &
+                bind(c, name='pagani_vegas_grid_destroy')
+            import :: c_ptr
+            type(c_ptr), value :: grid
+        end subroutine
 
         function pagani_integrate(ctx, f, lower, upper, options, result) &
                 result(rc) bind(c, name='pagani_integrate')

@@ -300,6 +300,16 @@ typedef int (*pagani_progress_fn)(int iteration, long long size,
 #define PAGANI_DEFAULT_EVALUATIONS_CPU 1000000000LL
 #define PAGANI_DEFAULT_EVALUATIONS_CUDA 1000000000000LL
 
+/* A Vegas importance grid (README, "Checkpoints and warm starts"): the
+ * bin edges on every axis that a PAGANI_VEGAS run learned, relative to
+ * its box, so that another run of the same dimension (another parameter
+ * block of a scan, another integrand) can start from them, as Cuba's
+ * gridno. Made empty by pagani_vegas_grid_create, filled by a run with
+ * options.vegas_grid_out, read by a run with options.vegas_grid_in (the
+ * same grid may be both). The caller owns it; a grid must not be filled
+ * by one call while another reads it. */
+typedef struct pagani_vegas_grid pagani_vegas_grid;
+
 /* Options of one integration. Start from pagani_options_default(method). */
 typedef struct pagani_options {
     pagani_method method;
@@ -432,14 +442,23 @@ typedef struct pagani_options {
      * options that change the result; the limits max_evaluations and
      * max_iterations may differ, so a stopped run can be resumed with
      * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
-     * alone. QMC and cubature (CPU and CUDA) so far (Vegas with
-     * state_path, or an MPI context, is PAGANI_ERR_OPTION). A cubature
-     * file holds the region list: 16 n + 4 bytes a region in n
+     * alone. QMC, Vegas and cubature (CPU and CUDA) so far (Vegas+ with
+     * state_path, or cubature on an MPI context, is PAGANI_ERR_OPTION).
+     * On an MPI context rank k writes state_path with ".rank<k>"
+     * appended, and a run resumes on the same number of ranks only (else
+     * PAGANI_ERR_STATE naming both). Vegas resumes bit for bit unless
+     * max_evaluations changed what ran: a cap below vegas_calls x
+     * (vegas_adjust_iterations + 3) lowers the calls per iteration (a
+     * resume under another such cap is PAGANI_ERR_STATE), and one that
+     * skipped a repeat pass of an adjusting iteration kept its grid. A
+     * cubature file holds the region list: 16 n + 4 bytes a region in n
      * dimensions (a vector integrand's, 4 more a component), 132 bytes
      * in 8-D; it is written and read a chunk of 2^20 regions at a time
-     * (host memory: one chunk), and resumed only under a memory budget that holds the list of the run that
-     * wrote it (PAGANI_ERR_STATE otherwise: on a GPU, set it with
-     * pagani_context_set_memory). The caller owns the string. */
+     * (host memory: one chunk), and resumed only under a memory budget
+     * that holds the list of the run that wrote it (PAGANI_ERR_STATE
+     * otherwise: on a GPU, set it with pagani_context_set_memory); a
+     * cubature run with state_path refines breadth-first (strategy). The
+     * caller owns the string. */
     const char *state_path;      /* NULL (default): no checkpoints */
     double state_interval;       /* seconds between writes, default 600;
                                     0: only when the run ends unconverged */
@@ -447,6 +466,20 @@ typedef struct pagani_options {
     /* Cubature: which regions an iteration splits (pagani_strategy),
      * default PAGANI_STRATEGY_AUTO. */
     pagani_strategy strategy;
+    /* Vegas warm starts (README, "Checkpoints and warm starts"): with
+     * vegas_grid_in, every integral of the call starts from that grid
+     * instead of a uniform one, and vegas_adjust_iterations still adjust
+     * it (set 1 to shorten them: the first iteration is then combined
+     * already, and a run of a nearby integrand can converge after 2
+     * iterations, where a cold one needs 6). It must have been filled
+     * by a run of the same
+     * dimension, vegas_bins and PAGANI_FLAG_VEGAS_1D (else
+     * PAGANI_ERR_OPTION naming both); it is part of what a checkpoint
+     * belongs to. With vegas_grid_out, a call that returns PAGANI_OK
+     * leaves there the final grid of its integral 0. Vegas+ takes
+     * neither (PAGANI_ERR_OPTION); the other methods ignore both. */
+    const pagani_vegas_grid *vegas_grid_in;  /* NULL (default): uniform */
+    pagani_vegas_grid *vegas_grid_out;       /* NULL (default): none */
 } pagani_options;
 
 /* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).
@@ -661,6 +694,13 @@ void pagani_integrand_destroy(pagani_integrand *f);
 
 /* Defaults for `method`, as documented on each field above. */
 pagani_options pagani_options_default(pagani_method method);
+
+/* An empty Vegas grid into *grid (pagani_vegas_grid above): PAGANI_OK,
+ * PAGANI_ERR_NULL_POINTER, PAGANI_ERR_NO_MEMORY. Cheap. */
+int pagani_vegas_grid_create(pagani_vegas_grid **grid);
+
+/* Frees the grid; NULL is allowed. */
+void pagani_vegas_grid_destroy(pagani_vegas_grid *grid);
 
 /* Integrates f over [lower[i], upper[i]], i < n. options may be NULL (the
  * defaults of PAGANI_AUTO). Returns PAGANI_OK when an estimate was made:

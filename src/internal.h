@@ -50,6 +50,15 @@ void pagani_call_identity_of(pagani_call_identity *id,
 /* A field's name for a message ("the boxes"). */
 const char *pagani_call_field_name(int field);
 
+/* A Vegas grid kept for a warm start (pagani.h's pagani_vegas_grid; made
+ * and filled in src/vegas/vegas_warm.c, fingerprinted in checkpoints'
+ * identities): rows of bins + 1 edges for an integrand of n dimensions;
+ * rows 0 while empty. */
+struct pagani_vegas_grid {
+    int n, rows, bins;
+    double *edges;
+};
+
 /* A layer over a context's backend: the MPI layer (src/mpi) on a context
  * made on a communicator. */
 typedef struct pagani_layer {
@@ -67,6 +76,15 @@ typedef struct pagani_layer {
                      const pagani_options *opt, pagani_result *results);
     /* Frees state, after the backend is closed. */
     void (*close)(void *state);
+    /* Checkpoints (src/state/checkpoint.c): this process is rank `rank`
+     * of `ranks`, each writing a file of its own. Among ranks that run
+     * one driver together (not a rank's share of a batch, where both are
+     * the identity), the agreement on a checkpoint step's code (the
+     * lowest failing rank's, with its message), and whether any rank's
+     * flag is set (a write due by its clock, a file found). */
+    int rank, ranks;
+    int (*checkpoint_agree)(pagani_context *ctx, int rc);
+    int (*checkpoint_any)(pagani_context *ctx, int flag);
 } pagani_layer;
 
 struct pagani_context {

@@ -60,6 +60,8 @@ int main(void)
     FIELD(pagani_options, state_path);
     FIELD(pagani_options, state_interval);
     FIELD(pagani_options, strategy);
+    FIELD(pagani_options, vegas_grid_in);
+    FIELD(pagani_options, vegas_grid_out);
 
     SIZE(pagani_result);
     FIELD(pagani_result, value);

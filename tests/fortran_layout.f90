@@ -70,6 +70,10 @@ program fortran_layout
     call field('pagani_options.state_interval', c_loc(o), &
         c_loc(o%state_interval))
     call field('pagani_options.strategy', c_loc(o), c_loc(o%strategy))
+    call field('pagani_options.vegas_grid_in', c_loc(o), &
+        c_loc(o%vegas_grid_in))
+    call field('pagani_options.vegas_grid_out', c_loc(o), &
+        c_loc(o%vegas_grid_out))
 
     call size('pagani_result', c_sizeof(r))
     call field('pagani_result.value', c_loc(r), c_loc(r%value))

@@ -621,8 +621,10 @@ ok $? "SIGINT during a long QMC block: out $ms ms later, the estimate before it"
 # Checkpoints: state_checks WHAT OPTIONS EXPR: a run with --state killed
 # by SIGTERM after its first iteration writes its state; the same command
 # again continues from it and ends with the output of the run never
-# stopped (the time aside). For QMC and cubature; then a run of another
-# EXPR refuses the file (exit 3) and leaves it.
+# stopped (the time aside). For cubature (breadth-first, as every run with
+# --state), Vegas (30 iterations of 1e6 calls, seconds of work after the
+# first) and QMC; then a run of another EXPR refuses the file (exit 3)
+# and leaves it.
 no_time() { sed 's/, "seconds": [^}]*//' "$out"; }
 state_checks() {
     rm -f "$tmp/run.state"
@@ -639,13 +641,14 @@ state_checks() {
     no_time | cmp -s - "$tmp/state_whole"
     ok $? "--state$1: the same command again continues: the output of the run never stopped"
 }
-state_checks ", cubature" "--method cubature --epsrel 1e-10 --epsabs 0 --json -n 4" \
+state_checks ", cubature" "--method cubature --strategy breadth --epsrel 1e-10 --epsabs 0 --json -n 4" \
     'exp(-((x[0] - 0.4) * (x[0] - 0.4) + (x[1] - 0.4) * (x[1] - 0.4) +
     (x[2] - 0.4) * (x[2] - 0.4) + (x[3] - 0.4) * (x[3] - 0.4)) / 0.09)'
+state_expr='sin(x[0] * x[1] + x[2])'
+state_checks ", vegas" "--method vegas --max-iterations 30 --epsrel 1e-15 --epsabs 0 --json -n 3" "$state_expr"
 state_run="--method qmc --max-iterations 10 --epsrel 1e-15 --epsabs 0 --json
     -n 3"
-state_expr='sin(x[0] * x[1] + x[2])'
-state_checks "" "$state_run" "$state_expr"
+state_checks ", qmc" "$state_run" "$state_expr"
 cp "$tmp/run.state" "$tmp/run.copy"
 run $state_run --state "$tmp/run.state" 'cos(x[0] * x[1] + x[2])'
 [ $rc -eq 3 ] && grep -q 'belongs to another integration: the integrand' "$err" &&

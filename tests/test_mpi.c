@@ -473,27 +473,94 @@ static int region_bytes(pagani_backend backend, int n)
     return rc == PAGANI_OK;
 }
 
-/* A checkpoint asked for on an MPI context: not implemented there yet,
- * so PAGANI_ERR_OPTION on every rank with one message naming MPI, and no
- * file written (path: one for all ranks). */
-static int state_refused(pagani_context *ctx, const char *path)
+/* A checkpointed batch of `count` Gaussians (batch_cases.h) with
+ * `method` (count 1: spread over the ranks by points or passes; 7: by
+ * integrals), state_path `file`, stopped after 2 iterations
+ * (max_iterations 2, with `cut`) or run to the end; *rc the code. */
+static void state_batch(pagani_context *ctx, pagani_method method, int count,
+                        const char *file, int cut, int *rc,
+                        pagani_result *r)
 {
-    pagani_options o = pagani_options_default(PAGANI_QMC);
-    double lower[2] = {0, 0}, upper[2] = {1, 1};
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    double params[BATCH_PARAMS * BATCH_K];
+    pagani_options opt = pagani_options_default(method);
     pagani_integrand *f = NULL;
-    pagani_result r;
-    int rc = pagani_integrand_from_source(ctx, &f, 2, "x[0] * x[1]", NULL, 0);
-    int refused;
 
-    o.state_path = path;
-    o.max_iterations = 1;
-    if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
-    refused = report_codes(ctx, rc, PAGANI_ERR_OPTION) &&
-              strstr(pagani_context_message(ctx), "MPI") != NULL;
-    MPI_Barrier(MPI_COMM_WORLD);
-    refused = refused && access(path, F_OK) != 0;
+    memset(r, 0, sizeof *r * (size_t)count);
+    batch_gaussian_draw(params, count, 5, 0.1, 0.3);
+    opt.epsrel = method == PAGANI_VEGAS ? 1e-3 : 1e-5;
+    opt.vegas_calls = 2e4;
+    opt.state_path = file;
+    opt.state_interval = 0;
+    opt.max_iterations = cut ? 2 : 0;
+    *rc = pagani_integrand_create(ctx, &f, 3, &batch_gaussian);
+    if (*rc == PAGANI_OK)
+        *rc = pagani_integrate_batch(ctx, f, count, params, BATCH_BLOCK,
+                                     lower, upper, 0, &opt, r);
+    for (int k = 0; k < count; k++) r[k].seconds = 0.0;
     pagani_integrand_destroy(f);
-    return refused;
+}
+
+/* The checkpoint run: QMC and Vegas, one integral and a batch of 7, each
+ * stopped after 2 iterations with state_path DIR/METHOD-COUNT.state and
+ * run again: the bits of the run never stopped, the same on every rank,
+ * each rank's file at its own name (.rank<k>). */
+static int state_resumes(const char *dir, pagani_context *ctx)
+{
+    const pagani_method methods[2] = {PAGANI_QMC, PAGANI_VEGAS};
+    const int counts[2] = {1, BATCH_K};
+    int good = 1, all;
+
+    for (int m = 0; m < 2; m++)
+        for (int c = 0; c < 2; c++) {
+            pagani_result whole[BATCH_K], cut[BATCH_K], resumed[BATCH_K];
+            char file[512], mine[600];
+            int rc[3], stopped = 1, same;
+
+            snprintf(file, sizeof file, "%s/%s-%d.state", dir,
+                     pagani_method_name(methods[m]), counts[c]);
+            snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
+            state_batch(ctx, methods[m], counts[c], NULL, 0, &rc[0], whole);
+            state_batch(ctx, methods[m], counts[c], file, 1, &rc[1], cut);
+            state_batch(ctx, methods[m], counts[c], file, 0, &rc[2], resumed);
+            for (int k = 0; k < counts[c]; k++)
+                stopped &= cut[k].status != PAGANI_CONVERGED;
+            same = rc[0] == PAGANI_OK && rc[1] == PAGANI_OK &&
+                   rc[2] == PAGANI_OK && stopped &&
+                   access(mine, F_OK) == 0 &&
+                   whole[0].status == PAGANI_CONVERGED &&
+                   !memcmp(whole, resumed, sizeof *whole * (size_t)counts[c]);
+            same = same && same_on_all(resumed, (int)(sizeof *resumed *
+                                                      (size_t)counts[c]));
+            MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            if (rank == 0)
+                printf("%s, %d integral%s: stopped (%s), resumed: %a +- %a, "
+                       "%s, %s\n", pagani_method_name(methods[m]), counts[c],
+                       counts[c] > 1 ? "s" : "",
+                       pagani_status_name(cut[0].status), resumed[0].value,
+                       resumed[0].error, pagani_status_name(resumed[0].status),
+                       all ? "the bits of the run never stopped on every rank"
+                           : "DIFFERENT (or a code, a file missing)");
+            good &= all;
+        }
+    return good;
+}
+
+/* A file of state_resumes resumed on another number of ranks: every rank
+ * returns PAGANI_ERR_STATE with one message naming both numbers. */
+static int state_other_ranks(const char *dir, pagani_context *ctx, int ranks)
+{
+    pagani_result r[BATCH_K];
+    char file[512], says[64];
+    int rc;
+
+    snprintf(file, sizeof file, "%s/%s-1.state", dir,
+             pagani_method_name(PAGANI_VEGAS));
+    state_batch(ctx, PAGANI_VEGAS, 1, file, 0, &rc, r);
+    snprintf(says, sizeof says, "of %d ranks; this is rank 0 of %d", ranks,
+             size);
+    return report_codes(ctx, rc, PAGANI_ERR_STATE) &&
+           strstr(pagani_context_message(ctx), says) != NULL;
 }
 
 int main(int argc, char **argv)
@@ -528,12 +595,15 @@ int main(int argc, char **argv)
     } else if (argc == 4 && !strcmp(argv[1], "part")) {
         ok = parts(ctx, strtoull(argv[2], NULL, 10), atoi(argv[3]));
     } else if (argc == 3 && !strcmp(argv[1], "state")) {
-        ok = state_refused(ctx, argv[2]);
+        ok = state_resumes(argv[2], ctx);
+    } else if (argc == 4 && !strcmp(argv[1], "state-ranks")) {
+        ok = state_other_ranks(argv[2], ctx, atoi(argv[3]));
     } else if (argc == 3 && !strcmp(argv[1], "region-bytes")) {
         ok = region_bytes(ctx->kind, atoi(argv[2]));
     } else if (rank == 0) {
         fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
-                        "differ WHAT RANK | stop RANK | part N P | state FILE | "
+                        "differ WHAT RANK | stop RANK | part N P | state DIR | "
+                        "state-ranks DIR RANKS | "
                         "region-bytes N\n");
     }
     pagani_context_destroy(ctx);

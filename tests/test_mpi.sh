@@ -23,8 +23,10 @@
 #    differs, and nothing hangs.
 #  - parts: pagani_qmc_part distributed over 3 ranks equals the parts on
 #    one rank (the separate-process split is tests/test_qmc_parts.sh).
-#  - checkpoints: state_path on an MPI context is PAGANI_ERR_OPTION on every
-#    rank (not implemented there yet), no file written.
+#  - checkpoints: QMC and Vegas, one integral and a batch of 7, stopped
+#    after 2 iterations and resumed, give the bits of the run never
+#    stopped, each rank with its own file; a file of n ranks resumed on
+#    another number is PAGANI_ERR_STATE on every rank, naming both.
 #  - the pagani command under mpirun prints once, what one process prints.
 # Skipped, with the reason, where libpagani was built without MPI.
 # PAGANI_TEST_BACKEND=cuda runs it on the GPU (every rank on the node's
@@ -130,12 +132,20 @@ for np in $others; do
     ok $? "a stop request on rank $((np - 1)) of $np stops every rank; the next call converges"
 done
 
-# Checkpoints are not implemented on an MPI context yet: state_path there
-# is PAGANI_ERR_OPTION on every rank, one message, no file written.
+# Checkpoints: QMC and Vegas, one integral (spread by points or passes)
+# and a batch of 7 (by integrals), stopped after 2 iterations and run
+# again end with the bits of the run never stopped, every rank writing
+# its own file; a file resumed on another number of ranks is
+# PAGANI_ERR_STATE (18) on every rank, naming both numbers.
 for np in $others; do
     tap_show="$tmp/out.$np $tmp/err.$np"
-    run "$np" state "$tmp/run.state"
-    ok $? "state_path on $np ranks: PAGANI_ERR_OPTION everywhere, no file, no hang"
+    mkdir -p "$tmp/state.$np"
+    run "$np" state "$tmp/state.$np"
+    ok $? "checkpoints on $np ranks: QMC and Vegas, one integral and a batch, resumed to the bits of the run never stopped"
+    made=$np other=$((np % 4 + 1))
+    tap_show="$tmp/out.$other $tmp/err.$other"
+    run "$other" state-ranks "$tmp/state.$made" "$made"
+    ok $? "a checkpoint of $made ranks resumed on $other: PAGANI_ERR_STATE on every rank, naming both, no hang"
 done
 
 last=${counts##* }

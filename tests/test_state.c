@@ -1,13 +1,23 @@
 /*
  * test_state.c - checkpoints (pagani_options.state_path, README
- * "Checkpoints and warm starts"), QMC on the CPU:
- *  - a run interrupted after its first block, mid-run and one block
- *    before it converges, by max_iterations, by the progress callback, by
- *    a stop request and by max_evaluations, then run again with the
- *    limits lifted, ends with the bits of the run never interrupted
- *    (value, error, status, evaluations, iterations; the components of a
- *    vector integrand), for one integral, a batch of three and a vector
- *    integrand; also resumed twice in a row, and writing every block;
+ * "Checkpoints and warm starts"), QMC and Vegas on the CPU, and on the
+ * GPU when there is one (skipped without):
+ *  - a run interrupted after its first block (QMC) or iteration (Vegas),
+ *    mid-run and one before it converges, by max_iterations, by the
+ *    progress callback, by a stop request and by max_evaluations, then
+ *    run again with the limits lifted, ends with the bits of the run
+ *    never interrupted (value, error, status, evaluations, iterations;
+ *    the components of a vector integrand), for one integral, a batch of
+ *    three and a vector integrand; also resumed twice in a row, and
+ *    writing every block or iteration. Vegas stopped by max_evaluations
+ *    only where the cap leaves vegas_calls as they are (at least
+ *    vegas_calls x (vegas_adjust_iterations + 3)); a lower cap lowers the
+ *    calls and its file is refused (below);
+ *  - Vegas: a file resumed under a cap that lowers the calls (and with
+ *    them the pass's sizes), or with max_iterations below the
+ *    iterations it holds, is PAGANI_ERR_STATE; a cap that lowers the
+ *    calls but keeps the pass resumes to the same bits;
+ *    Vegas+ with state_path is PAGANI_ERR_OPTION;
  *  - a file of another integrand, parameter block, box, seed, method
  *    (forged), number of ranks (forged), a truncated, corrupted (one byte
  *    flipped), foreign (random bytes) or newer-format (forged) file is
@@ -32,9 +42,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "pagani.h"
-#include "state_cases.h"
 #include "tap.h"
 
+#define DIM 4
+#define K 3               /* integrals of the batch */
+#define NCOMP 2           /* components of the vector integrand */
 #define KILLS 6           /* writers killed */
 #define W_FORMAT 1
 #define W_METHOD 3
@@ -42,9 +54,50 @@
 #define W_RANKS 14
 
 static pagani_context *ctx;
+static pagani_method method = PAGANI_QMC; /* of the checks running */
+static int counting = 1; /* the integrand counts its calls (host forms) */
 static char dir[256], path[300];
+static long long calls; /* of gauss, from any thread */
+static long long stop_at; /* gauss requests a stop at this call (0: never) */
+
+/* exp(-sum ((x_i - c) / w)^2), params {c, w}. */
+static double gauss(const double *x, int n, const void *params)
+{
+    const double *p = params;
+    double s = 0.0;
+    if (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) == stop_at)
+        pagani_context_request_stop(ctx);
+    for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);
+    return exp(-s / (p[1] * p[1]));
+}
+
+/* The Gaussian and its first moment in x_0. */
+static void gauss_moment(const double *x, int n, const void *params, double *f)
+{
+    f[0] = gauss(x, n, params);
+    f[1] = x[0] * f[0];
+}
+
+typedef enum { SINGLE, BATCH, VECTOR, FORMS } form;
+static const char *const form_names[FORMS] = {"one integral", "a batch of 3",
+                                              "a vector integrand"};
+
+/* How a run is interrupted at block `at`. */
+typedef enum { BY_ITERATIONS, BY_CALLBACK, BY_REQUEST, BY_EVALUATIONS,
+               WAYS } way;
+static const char *const way_names[WAYS] = {
+    "max_iterations", "the progress callback", "a stop request",
+    "max_evaluations"};
 
 static const double params[K][2] = {{0.4, 0.5}, {0.5, 0.7}, {0.6, 0.45}};
+static const double lower[DIM] = {0, 0, 0, 0}, upper[DIM] = {1, 1, 1, 1};
+
+/* What a run ended with. */
+typedef struct outcome {
+    int rc;
+    pagani_result r[K];
+    double values[NCOMP], errors[NCOMP];
+} outcome;
 
 typedef struct stopper {
     int at;          /* stop at this block (0: never) */
@@ -64,22 +117,68 @@ static int progress(int iteration, long long size, double value, double error,
     return 1;
 }
 
+/* Vegas: the calls per iteration and adjusting iterations. */
+#define VEGAS_CALLS 4000.0
+#define VEGAS_ITA 2
+
 static pagani_options options(void)
 {
-    pagani_options o = pagani_options_default(PAGANI_QMC);
-    o.epsrel = 1e-5;
+    pagani_options o = pagani_options_default(method);
     o.seed = 11;
+    o.state_interval = 0.0;
+    if (method == PAGANI_VEGAS) {
+        o.epsrel = 2e-4;
+        o.vegas_calls = VEGAS_CALLS;
+        o.vegas_adjust_iterations = VEGAS_ITA;
+        o.vegas_bins = 64;
+        return o;
+    }
+    o.epsrel = 1e-5;
     o.qmc_shifts = 8;
     o.qmc_initial_points = 256;
-    o.state_interval = 0.0;
     return o;
+}
+
+/* What the method's steps are called. */
+static const char *step_name(void)
+{
+    return method == PAGANI_VEGAS ? "iteration" : "block";
 }
 
 /* Runs `which` with options o (state_path: file, or none). */
 static outcome run(pagani_integrand *f, form which, pagani_options o,
                    const char *file)
 {
-    return run_on(ctx, f, which, params, o, file);
+    outcome out;
+    memset(&out, 0, sizeof out);
+    o.state_path = file;
+    if (which == BATCH)
+        out.rc = pagani_integrate_batch(ctx, f, K, params, sizeof params[0],
+                                        lower, upper, 0, &o, out.r);
+    else if (which == VECTOR)
+        out.rc = pagani_integrate_vector(ctx, f, lower, upper, &o, out.r,
+                                         out.values, out.errors);
+    else
+        out.rc = pagani_integrate(ctx, f, lower, upper, &o, out.r);
+    return out;
+}
+
+/* Whether two outcomes are the same bits (the time aside). */
+static int same(const outcome *a, const outcome *b, int count)
+{
+    if (a->rc != b->rc) return 0;
+    if (memcmp(a->values, b->values, sizeof a->values) ||
+        memcmp(a->errors, b->errors, sizeof a->errors))
+        return 0;
+    for (int k = 0; k < count; k++) {
+        const pagani_result *x = &a->r[k], *y = &b->r[k];
+        if (memcmp(&x->value, &y->value, sizeof x->value) ||
+            memcmp(&x->error, &y->error, sizeof x->error) ||
+            x->status != y->status || x->evaluations != y->evaluations ||
+            x->iterations != y->iterations || x->by_epsabs != y->by_epsabs)
+            return 0;
+    }
+    return 1;
 }
 
 /* Whether every integral of the outcome converged. */
@@ -99,9 +198,27 @@ static int blocks_of(const outcome *o, int count)
     return most;
 }
 
-/* The options that interrupt a run at block `at` in `how`. */
-static pagani_options interrupting(way how, int at, stopper *s,
-                                   const outcome *whole)
+/* Vegas: a cap on evaluations that stops `which` before iteration at + 1
+ * (midway between the evaluations of integral 0 after at and at + 1
+ * iterations), or 0 when such a cap would lower the calls per iteration
+ * (below VEGAS_CALLS x (VEGAS_ITA + 3)). */
+static long long vegas_cap(pagani_integrand *f, form which, int at)
+{
+    pagani_options o = options();
+    long long before, after, cap;
+
+    o.max_iterations = at;
+    before = run(f, which, o, NULL).r[0].evaluations;
+    o.max_iterations = at + 1;
+    after = run(f, which, o, NULL).r[0].evaluations;
+    cap = before + (after - before) / 2;
+    return cap >= (long long)(VEGAS_CALLS * (VEGAS_ITA + 3)) ? cap : 0;
+}
+
+/* The options that interrupt a run of `which` at block `at` in `how`
+ * (Vegas by max_evaluations: max_evaluations 0 when it cannot). */
+static pagani_options interrupting(pagani_integrand *f, form which, way how,
+                                   int at, stopper *s)
 {
     pagani_options o = options();
     memset(s, 0, sizeof *s);
@@ -116,23 +233,28 @@ static pagani_options interrupting(way how, int at, stopper *s,
         break;
     default: { /* a cap inside block at + 1: that block is cut */
         long long points = o.qmc_initial_points << at; /* after at + 1 */
-        (void)whole;
-        o.max_evaluations = (points - o.qmc_initial_points / 2) * o.qmc_shifts;
+        o.max_evaluations = method == PAGANI_VEGAS
+                                ? vegas_cap(f, which, at)
+                                : (points - o.qmc_initial_points / 2) *
+                                      o.qmc_shifts;
     }
     }
     return o;
 }
 
 /* Whether a resumed run made the calls of the blocks after `at` alone:
- * one integral sums (initial points) 2^(at - 1) per shift before them
- * (the first block, then each as large as all before it);
- * a batch, fewer calls than the whole run. */
-static int resumed_work(long long made, const outcome *whole, int at,
-                        int count)
+ * one QMC integral sums (initial points) 2^(at - 1) per shift before
+ * them (the first block, then each as large as all before it); one Vegas
+ * integral, those the stopped run counted at a limit or stop between
+ * iterations, or before iteration `at` when max_evaluations cut it; a
+ * batch, fewer calls than the whole run. */
+static int resumed_work(long long made, const outcome *whole,
+                        const outcome *cut, int at, int count)
 {
     const pagani_options o = options();
     long long before = (o.qmc_initial_points << (at - 1)) * o.qmc_shifts;
     if (count > 1) return made < whole->r[0].evaluations * count;
+    if (method == PAGANI_VEGAS) before = cut->r[0].evaluations;
     return made == whole->r[0].evaluations - before;
 }
 
@@ -142,25 +264,32 @@ static void resume_checks(pagani_integrand *f, form which, int count,
 {
     for (way how = 0; how < WAYS; how++) {
         stopper s;
-        pagani_options o = interrupting(how, at, &s, whole);
+        pagani_options o = interrupting(f, which, how, at, &s);
         outcome cut, resumed;
         struct stat st;
-
         long long made;
+
+        if (how == BY_EVALUATIONS && !o.max_evaluations) {
+            tap_skip("%s stopped by max_evaluations at %s %d: a cap there "
+                     "lowers vegas_calls (the refusal checks cover it)",
+                     form_names[which], step_name(), at);
+            continue;
+        }
         unlink(path);
         cut = run(f, which, o, path);
         calls = 0;
         resumed = run(f, which, options(), path);
         made = calls;
         tap_ok(cut.rc == PAGANI_OK && stat(path, &st) == 0 &&
-                   resumed_work(made, whole, at, count) &&
+                   (!counting || resumed_work(made, whole, &cut, at, count)) &&
                    (how == BY_EVALUATIONS || !all_converged(&cut, count)) &&
                    same(&resumed, whole, count),
-               "%s stopped by %s at block %d (status %s) and resumed: the "
-               "bits of the run never stopped (%.17g +- %.3g, %d blocks)",
-               form_names[which], way_names[how], at,
+               "%s %s stopped by %s at %s %d (status %s) and resumed: the "
+               "bits of the run never stopped (%.17g +- %.3g, %d %ss)",
+               pagani_method_name(method), form_names[which],
+               way_names[how], step_name(), at,
                pagani_status_name(cut.r[0].status), resumed.r[0].value,
-               resumed.r[0].error, resumed.r[0].iterations);
+               resumed.r[0].error, resumed.r[0].iterations, step_name());
     }
 }
 
@@ -179,8 +308,33 @@ static void chain_check(pagani_integrand *f, form which, int count,
     rc |= run(f, which, o, path).rc;
     last = run(f, which, options(), path);
     tap_ok(rc == PAGANI_OK && same(&last, whole, count),
-           "%s stopped at block 1, resumed and stopped at %d, resumed to the "
-           "end: the same bits", form_names[which], mid);
+           "%s %s stopped at %s 1, resumed and stopped at %d, resumed to "
+           "the end: the same bits", pagani_method_name(method),
+           form_names[which], step_name(), mid);
+}
+
+/* Vegas stopped by a request in the middle of its first iteration's
+ * pass, after the pilot that sized its bin scale: the file is the state
+ * before that iteration (pilot and all are made again on resume). */
+static void mid_pass_check(pagani_integrand *f, const outcome *whole)
+{
+    outcome cut, resumed;
+    long long made;
+
+    unlink(path);
+    calls = 0;
+    stop_at = (long long)VEGAS_CALLS / 4; /* past the pilot's 1/16 */
+    cut = run(f, SINGLE, options(), path);
+    stop_at = 0;
+    calls = 0;
+    resumed = run(f, SINGLE, options(), path);
+    made = calls;
+    tap_ok(cut.rc == PAGANI_OK && cut.r[0].status == PAGANI_STOPPED &&
+               cut.r[0].iterations == 0 && made == whole->r[0].evaluations &&
+               same(&resumed, whole, 1),
+           "vegas stopped by a request inside its first pass (after the "
+           "pilot) and resumed: the bits of the run never stopped, made "
+           "anew (%lld calls)", made);
 }
 
 /* Writing after every block changes nothing; the file it leaves resumes
@@ -198,8 +352,9 @@ static void interval_check(pagani_integrand *f, form which, int count,
     again = run(f, which, options(), path);
     tap_ok(same(&every, whole, count) && stat(path, &st) == 0 &&
                same(&again, whole, count),
-           "%s writing its state after every block: the same bits, and its "
-           "last file resumes to them", form_names[which]);
+           "%s %s writing its state after every %s: the same bits, and its "
+           "last file resumes to them", pagani_method_name(method),
+           form_names[which], step_name());
 }
 
 static void form_checks(pagani_integrand *f, form which)
@@ -211,14 +366,31 @@ static void form_checks(pagani_integrand *f, form which)
 
     tap_ok(whole.rc == PAGANI_OK && whole.r[0].status == PAGANI_CONVERGED &&
                blocks >= 4,
-           "%s converges in %d blocks without checkpoints",
-           form_names[which], blocks);
+           "%s %s converges in %d %ss without checkpoints",
+           pagani_method_name(method), form_names[which], blocks, step_name());
     for (int i = 0; i < 3; i++) resume_checks(f, which, count, &whole, at[i]);
     chain_check(f, which, count, &whole, blocks / 2);
     interval_check(f, which, count, &whole);
+    if (method == PAGANI_VEGAS && which == SINGLE && counting)
+        mid_pass_check(f, &whole);
 }
 
 /* ---- refusals -------------------------------------------------------- */
+
+/* A run with options o and state_path, of a method without checkpoints:
+ * PAGANI_ERR_OPTION with `says` in the message. */
+static void unsupported(pagani_integrand *f, pagani_options o,
+                        const char *says, const char *what)
+{
+    pagani_result r;
+    int rc;
+
+    o.state_path = path;
+    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
+    tap_ok(rc == PAGANI_ERR_OPTION && strstr(pagani_context_message(ctx), says),
+           "%s with state_path is PAGANI_ERR_OPTION: %s", what,
+           pagani_context_message(ctx));
+}
 
 static size_t read_all(const char *file, unsigned char *buf, size_t cap)
 {
@@ -370,13 +542,6 @@ static void option_checks(pagani_integrand *f)
     o.state_interval = NAN;
     rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
     tap_ok(rc == PAGANI_ERR_OPTION, "state_interval NaN is PAGANI_ERR_OPTION");
-    o = pagani_options_default(PAGANI_VEGAS);
-    o.state_path = path;
-    rc = pagani_integrate(ctx, f, lower, upper, &o, &r);
-    tap_ok(rc == PAGANI_ERR_OPTION &&
-               strstr(pagani_context_message(ctx), "QMC and cubature only"),
-           "Vegas with state_path is PAGANI_ERR_OPTION: %s",
-           pagani_context_message(ctx));
     o = options();
     o.state_path = "/nonexistent-pagani-dir/run.state";
     o.max_iterations = 1;
@@ -390,6 +555,51 @@ static void option_checks(pagani_integrand *f)
            "the default: no file, an interval of 600 s");
     tap_ok(strcmp(pagani_strerror(PAGANI_ERR_STATE), "unknown error code") != 0,
            "PAGANI_ERR_STATE has a name: %s", pagani_strerror(PAGANI_ERR_STATE));
+}
+
+/* Vegas files resumed where they cannot be: under a cap that lowers the
+ * calls per iteration, with max_iterations below the iterations the file
+ * holds; Vegas+ has no checkpoints. */
+/* Vegas stopped by a cap that lowers vegas_calls (4000 to 3999) without
+ * changing the pass (1296 sub-cubes of 3 samples), then resumed without
+ * it: the bits of the run never stopped. */
+static void vegas_lowered_calls(pagani_integrand *f)
+{
+    pagani_options o = options();
+    outcome whole = run(f, SINGLE, options(), NULL), cut, resumed;
+
+    unlink(path);
+    o.max_evaluations = (long long)(VEGAS_CALLS * (VEGAS_ITA + 3)) - 1;
+    cut = run(f, SINGLE, o, path);
+    resumed = run(f, SINGLE, options(), path);
+    tap_ok(cut.rc == PAGANI_OK &&
+               cut.r[0].status == PAGANI_MAX_EVALUATIONS &&
+               same(&resumed, &whole, 1),
+           "vegas stopped by a cap that lowers vegas_calls to %lld but "
+           "keeps the pass, resumed without it: the same bits (%d "
+           "iterations, then %d)",
+           o.max_evaluations / (VEGAS_ITA + 3), cut.r[0].iterations,
+           resumed.r[0].iterations);
+}
+
+static void vegas_refusals(pagani_integrand *f)
+{
+    pagani_options o = options();
+
+    unlink(path);
+    o.max_iterations = 3;
+    run(f, SINGLE, o, path);
+    o = options();
+    o.max_evaluations = (long long)(VEGAS_CALLS * (VEGAS_ITA + 3)) / 2;
+    refused(f, params[0], 1.0, o, "the calls are lowered",
+            "Vegas resumed under a cap that lowers vegas_calls");
+    o = options();
+    o.max_iterations = 2;
+    refused(f, params[0], 1.0, o, "holds 3 iterations, more than "
+            "max_iterations 2", "Vegas resumed with fewer max_iterations");
+    o = options();
+    o.flags |= PAGANI_FLAG_VEGAS_PLUS;
+    unsupported(f, o, "Vegas+", "Vegas+");
 }
 
 /* ---- a writer killed --------------------------------------------------- */
@@ -460,6 +670,51 @@ static void killed_checks(pagani_integrand *f, const outcome *whole)
     }
 }
 
+/* ---- the GPU ----------------------------------------------------------- */
+
+static const char gauss_source[] =
+    "double s = 0.0;\n"
+    "for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);\n"
+    "return exp(-s / (p[1] * p[1]));\n";
+static const char gauss_moment_source[] =
+    "double s = 0.0;\n"
+    "for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);\n"
+    "f[0] = exp(-s / (p[1] * p[1]));\n"
+    "f[1] = x[0] * f[0];\n";
+
+/* The resume checks of QMC and Vegas on the CUDA backend, with source
+ * integrands (whose calls are not counted: the work a resumed run made
+ * is not checked, its bits and counts are); skipped without a usable
+ * GPU. */
+static void gpu_checks(void)
+{
+    pagani_integrand *f = NULL, *v = NULL;
+
+    if (pagani_context_create(&ctx, PAGANI_BACKEND_CUDA) != PAGANI_OK) {
+        tap_skip("no usable GPU: the CUDA backend's resume checks");
+        pagani_context_destroy(ctx);
+        return;
+    }
+    counting = 0;
+    if (pagani_integrand_from_source(ctx, &f, DIM, gauss_source, params[0],
+                                     sizeof params[0]) != PAGANI_OK ||
+        pagani_integrand_from_vector_source(ctx, &v, DIM, NCOMP,
+                                            gauss_moment_source, params[0],
+                                            sizeof params[0]) != PAGANI_OK)
+        tap_ok(0, "the GPU's source integrands: %s",
+               pagani_context_message(ctx));
+    else
+        for (int i = 0; i < 2; i++) {
+            method = i ? PAGANI_VEGAS : PAGANI_QMC;
+            form_checks(f, SINGLE);
+            form_checks(f, BATCH);
+            form_checks(v, VECTOR);
+        }
+    pagani_integrand_destroy(f);
+    pagani_integrand_destroy(v);
+    pagani_context_destroy(ctx);
+}
+
 /* Removes the directory's files (temporaries a killed writer left). */
 static void clean(void)
 {
@@ -484,7 +739,7 @@ int main(void)
     pagani_context_set_threads(ctx, 2);
     pagani_integrand_from_function(ctx, &f, DIM, gauss, params[0],
                                    sizeof params[0]);
-    pagani_integrand_from_vector_function(ctx, &v, DIM, NCOMP, gauss_cos,
+    pagani_integrand_from_vector_function(ctx, &v, DIM, NCOMP, gauss_moment,
                                           params[0], sizeof params[0]);
     form_checks(f, SINGLE);
     form_checks(f, BATCH);
@@ -495,10 +750,17 @@ int main(void)
     }
     refusal_checks(f);
     option_checks(f);
+    method = PAGANI_VEGAS;
+    form_checks(f, SINGLE);
+    form_checks(f, BATCH);
+    form_checks(v, VECTOR);
+    vegas_lowered_calls(f);
+    vegas_refusals(f);
 
     pagani_integrand_destroy(f);
     pagani_integrand_destroy(v);
     pagani_context_destroy(ctx);
+    gpu_checks();
     clean();
     tap_done();
     return tap_exit_code();

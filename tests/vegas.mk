@@ -15,3 +15,16 @@ TESTS += tests/test_vegas tests/test_gpu_vegas tests/test_vegas_batch
 noinst_PROGRAMS += tests/bench_vegas
 tests_bench_vegas_SOURCES = tests/bench_vegas.c tests/vegas_sinsum.h tests/suite.h
 tests_bench_vegas_LDADD = $(TEST_LIBS)
+
+# Vegas warm starts (vegas_grid_in, vegas_grid_out): a scan cold and warm,
+# honest and cheaper; the refusals. bench_warm: the scan of 1,000 points
+# (a program, not a test).
+check_PROGRAMS += tests/test_vegas_warm
+tests_test_vegas_warm_SOURCES = tests/test_vegas_warm.c tests/warm_scan.h \
+	tests/batch_cases.h tests/genz.h
+tests_test_vegas_warm_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_vegas_warm
+noinst_PROGRAMS += tests/bench_warm
+tests_bench_warm_SOURCES = tests/bench_warm.c tests/warm_scan.h \
+	tests/batch_cases.h tests/genz.h
+tests_bench_warm_LDADD = $(TEST_LIBS) -lm

@@ -16,10 +16,12 @@ from .errors import (AbortedError, BackendUnavailableError, BoundsError,
                      ParamsError, StateError)
 from .integrate import integrate, integrate_batch
 from .result import BatchResult, Result
+from .vegas_grid import VegasGrid
 
 __version__ = _clib.text(_clib.lib.pagani_version())
 
 __all__ = ["integrate", "integrate_batch", "Result", "BatchResult",
            "Context", "PaganiError", "CompileError", "OptionError",
            "BoundsError", "ParamsError", "NonFiniteError",
-           "BackendUnavailableError", "AbortedError", "StateError"]
+           "BackendUnavailableError", "AbortedError", "StateError",
+           "VegasGrid"]

@@ -93,6 +93,8 @@ class Options(Structure):
         ("state_path", ctypes.c_char_p),
         ("state_interval", c_double),
         ("strategy", c_int),
+        ("vegas_grid_in", c_void_p),
+        ("vegas_grid_out", c_void_p),
     ]
 
 
@@ -153,6 +155,8 @@ _PROTOTYPES = {
                  c_size_t, POINTER(c_int), c_int]),
     "pagani_integrand_destroy": (None, [c_void_p]),
     "pagani_options_default": (Options, [c_int]),
+    "pagani_vegas_grid_create": (c_int, [POINTER(c_void_p)]),
+    "pagani_vegas_grid_destroy": (None, [c_void_p]),
     "pagani_integrate":
         (c_int, [c_void_p, c_void_p, _DOUBLES, _DOUBLES, POINTER(Options),
                  POINTER(ResultStruct)]),

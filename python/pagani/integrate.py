@@ -14,7 +14,7 @@ from .errors import BoundsError, NonFiniteError
 from .gradient import Gradient_t, GradientLayout, layout
 from .integrands import (Integrand, compiled_address, from_callable,
                          from_compiled, from_gradient_source, from_source)
-from .options import make_options
+from .options import make_options, note_vegas_grid
 from .progress import Progress
 from .result import BatchResult, Result
 from .runner import run_stoppable
@@ -205,8 +205,10 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         no_probes; ``state``, a checkpoint file (a path: the run writes
         its state there every ``state_interval`` seconds, default 600,
         and when it ends unconverged, and resumes from it when it exists;
-        QMC and cubature so far; a file of another integral raises
-        StateError).
+        QMC, Vegas (not vegas_plus) and cubature so far; a file of another
+        integral raises StateError); ``vegas_grid``, a pagani.VegasGrid: a
+        Vegas run starts from it once filled, and leaves its final grid
+        there (a warm start for the next point of a scan).
         An unknown keyword raises TypeError.
 
     Returns
@@ -278,6 +280,7 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
                           _doubles(values), _doubles(errors)))
         if rc != _clib.OK:
             raise ctx.error(rc)
+        note_vegas_grid(options, out.method)
         if grad is not None:
             return Result.from_struct(out, *grad.split(values, errors))
         return Result.from_struct(out, values, errors)
@@ -356,6 +359,8 @@ def integrate_batch(f: Integrand_t, lower: ArrayLike, upper: ArrayLike,
                           *head, _doubles(values), _doubles(errors)))
         if rc not in (_clib.OK, _clib.ERR_NONFINITE):
             raise ctx.error(rc)
+        if rc == _clib.OK:
+            note_vegas_grid(kwargs, out[0].method)
         result = BatchResult([
             Result.from_struct(out[k], values[k], errors[k]) if grad is None
             else Result.from_struct(out[k], *grad.split(values[k], errors[k]))

@@ -61,7 +61,7 @@ MAPS = {"rational": 0, "exponential": 1}
 
 # The keywords that are not plain fields.
 SPECIAL = ["breaks", "domain_centers", "domain_map", "domain_scales", "state",
-           "strategy"]
+           "strategy", "vegas_grid"]
 
 
 def make_options(method: str, epsrel: float, epsabs: float,
@@ -93,6 +93,10 @@ def make_options(method: str, epsrel: float, epsabs: float,
             opt.domain_map = _choice("domain_map", value, MAPS)
         elif name == "strategy":
             opt.strategy = _choice("strategy", value, _clib.STRATEGIES)
+        elif name == "vegas_grid":
+            if value is not None:
+                opt.vegas_grid_out = value.handle
+                opt.vegas_grid_in = value.handle if value.filled else None
         elif name == "state":
             # the bytes stay alive with opt (ctypes keeps them)
             opt.state_path = os.fsencode(value) if value is not None else None
@@ -105,3 +109,11 @@ def make_options(method: str, epsrel: float, epsabs: float,
             raise TypeError("unknown option %r (options: %s)" % (
                 name, ", ".join(sorted(FIELDS) + SPECIAL + sorted(_clib.FLAGS))))
     return opt
+
+
+def note_vegas_grid(options: Dict[str, Any], method: int) -> None:
+    """After a successful call with options: a vegas_grid is filled once a
+    Vegas run (`method`, the result's) has left its grid there."""
+    grid = options.get("vegas_grid")
+    if grid is not None and method == _clib.METHODS["vegas"]:
+        grid.filled = True

@@ -138,7 +138,7 @@ static const char *const help_text[] = {
 "                         G or T (powers of 1024), e.g. 512M or 1.5G\n"
 "                         (default: 1G on the CPU, 80% of free GPU memory)\n"
 "\n",
-"Checkpoints (QMC and cubature so far):\n"
+"Checkpoints (QMC, Vegas not Vegas+, and cubature so far):\n"
 "      --state FILE       write the integration's state to FILE every\n"
 "                         --state-interval seconds and when it ends\n"
 "                         unconverged (a limit, a signal); when FILE exists\n"

@@ -94,6 +94,7 @@ void cubature_checkpoint_free(batch_run *b)
     cubature_mark *m = b->mark;
     if (b->resume) pagani_state_close(b->ctx, b->resume, PAGANI_ERR_STATE);
     b->resume = NULL;
+    pagani_checkpoint_close(&b->checkpoint);
     if (!m) return;
     free(m->runs);
     free(m->results);
@@ -112,7 +113,7 @@ int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
     long long *head;
     int rc;
 
-    pagani_checkpoint_open(&b->checkpoint, f, batch, b->opt);
+    pagani_checkpoint_open(&b->checkpoint, b->ctx, f, batch, b->opt);
     if (!b->checkpoint.path) return PAGANI_OK;
     rc = mark_make(b);
     if (rc == PAGANI_OK)

@@ -15,7 +15,8 @@ libpagani_mpi_la_SOURCES = \
 	src/mpi/mpi_cubature.c \
 	src/mpi/mpi_qmc.c \
 	src/mpi/mpi_vegas.c \
-	src/mpi/mpi_batch.c
+	src/mpi/mpi_batch.c \
+	src/mpi/mpi_checkpoint.c
 libpagani_mpi_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libpagani_mpi_la_LIBADD = libpagani.la $(MPI_LIBS)
 libpagani_mpi_la_LDFLAGS = -version-info 0:0:0

@@ -63,8 +63,11 @@ int mpi_agree(pagani_context *ctx, mpi_layer *L, int rc, enum mpi_step step)
     mpi_rc = MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MIN, L->comm);
     L->mpi_seconds += MPI_Wtime() - start;
     if (mpi_rc != MPI_SUCCESS) return mpi_check(ctx, mpi_rc, "MPI_Allreduce");
+    /* ranks that all fail a checkpoint step fail each in its own words
+     * (each reads its own file): one message, the lowest rank's */
     if (all[0] < L->size)
-        rc = spread_failure(ctx, L, rc, all[0], all[1]);
+        rc = spread_failure(ctx, L, rc, all[0],
+                            all[1] && step != MPI_STEP_CHECKPOINT);
     else if (all[2] != -all[3])
         rc = ctx ? pagani_fail(ctx, PAGANI_ERR_SYSTEM, "MPI: the ranks are "
                                "at different collective calls (steps %d and "

@@ -34,7 +34,8 @@ static void layer_release_integrand(void *state, struct pagani_integrand *f)
 void mpi_install(pagani_context *ctx, mpi_layer *L)
 {
     pagani_layer layer = {L, mpi_call_start, mpi_call_end, mpi_run_batch,
-                          mpi_layer_close};
+                          mpi_layer_close, L->rank, L->size,
+                          mpi_checkpoint_agree, mpi_checkpoint_any};
 
     L->inner = ctx->backend;
     L->inner_state = ctx->backend_state;

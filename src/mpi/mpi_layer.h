@@ -33,7 +33,8 @@ enum mpi_step {
     MPI_STEP_CUB_CLASSIFY,
     MPI_STEP_CUB_THRESHOLD,
     MPI_STEP_CUB_SPLIT,
-    MPI_STEP_CUB_POINT
+    MPI_STEP_CUB_POINT,
+    MPI_STEP_CHECKPOINT      /* a checkpoint's read or write */
 };
 
 typedef struct mpi_layer {
@@ -81,7 +82,8 @@ static inline unsigned long long mpi_share_start(unsigned long long total,
 /* One collective step: every rank of the layer brings its code rc and
  * gets back the code of the lowest rank whose rc was not PAGANI_OK, with
  * that rank's message in ctx ("rank R: ..."; the message unchanged when
- * every rank failed), or PAGANI_OK when none failed. Ranks at different
+ * every rank failed, except in MPI_STEP_CHECKPOINT), or PAGANI_OK when
+ * none failed. Ranks at different
  * steps all get PAGANI_ERR_SYSTEM. A code other than PAGANI_OK is also
  * kept in layer->agreed for the end of the call. */
 int mpi_agree(pagani_context *ctx, mpi_layer *layer, int rc,
@@ -113,6 +115,13 @@ int mpi_call_end(pagani_context *ctx, int rc);
  * call's identity; PAGANI_ERR_OPTION on every rank, naming the fields
  * that differ, when the ranks' calls differ. */
 int mpi_call_start(pagani_context *ctx, const pagani_call_identity *call);
+
+/* The layer's checkpoint hooks (pagani_layer; mpi_checkpoint.c): among
+ * the ranks that run one driver (not in a rank's share of a batch, where
+ * they return rc and flag as they are), the agreed code of a checkpoint
+ * step, and whether any rank's flag is set. */
+int mpi_checkpoint_agree(pagani_context *ctx, int rc);
+int mpi_checkpoint_any(pagani_context *ctx, int flag);
 
 /* The cubature operations that spread the region list over the ranks
  * (mpi_cubature.c); they call layer->inner_cubature. */

@@ -342,7 +342,7 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
                                "is below one point per shift (%d shifts)",
                                opt->max_evaluations, run.job.shifts);
     }
-    pagani_checkpoint_open(&cp, f, batch, opt);
+    pagani_checkpoint_open(&cp, ctx, f, batch, opt);
     if ((rc = open_run(ctx, &run, results)) != PAGANI_OK ||
         (rc = qmc_checkpoint_resume(ctx, &cp, first, &run, results)) !=
             PAGANI_OK ||
@@ -358,5 +358,6 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
     if (run.nonfinite.k) rc = pagani_qmc_fault(ctx, &run.job, &run.nonfinite);
 out:
     close_run(&run);
+    pagani_checkpoint_close(&cp);
     return rc;
 }

@@ -3,34 +3,71 @@
  * file (state_file.h).
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "state/checkpoint.h"
 #include "state/identity.h"
 #include "state/state_file.h"
 
-void pagani_checkpoint_open(pagani_checkpoint *cp, const pagani_integrand *f,
+void pagani_checkpoint_open(pagani_checkpoint *cp, pagani_context *ctx,
+                            const pagani_integrand *f,
                             const struct pagani_batch *batch,
                             const pagani_options *opt)
 {
     pagani_options judged = *opt;
 
+    memset(cp, 0, sizeof *cp);
+    cp->ctx = ctx;
     cp->path = opt->state_path;
     cp->interval = opt->state_interval;
     cp->last = pagani_now();
     cp->method = opt->method;
+    cp->ranks = ctx->layer.ranks > 0 ? ctx->layer.ranks : 1;
+    cp->rank = ctx->layer.ranks > 0 ? ctx->layer.rank : 0;
     judged.max_evaluations = 0; /* limits end a run: a resume may raise them */
     judged.max_iterations = 0;
     pagani_call_identity_of(&cp->id, f, batch, &judged, 0);
+    if (cp->path && ctx->layer.ranks > 0) {
+        size_t size = strlen(cp->path) + 32;
+        if ((cp->rank_path = malloc(size))) {
+            snprintf(cp->rank_path, size, "%s.rank%d", cp->path, cp->rank);
+            cp->path = cp->rank_path;
+        } else
+            cp->unnamed = 1;
+    }
 }
 
-/* The header of cp's file: one process writes it. */
+void pagani_checkpoint_close(pagani_checkpoint *cp)
+{
+    free(cp->rank_path);
+    cp->rank_path = NULL;
+    cp->path = NULL;
+}
+
+/* The header of cp's file. */
 static pagani_state_header header_of(const pagani_checkpoint *cp)
 {
     pagani_state_header h;
     h.method = cp->method;
     h.id = cp->id;
-    h.rank = 0;
-    h.ranks = 1;
+    h.rank = cp->rank;
+    h.ranks = cp->ranks;
     return h;
+}
+
+/* rc agreed among the ranks that run cp's driver together. */
+static int agree(const pagani_checkpoint *cp, int rc)
+{
+    const pagani_layer *layer = &cp->ctx->layer;
+    return layer->checkpoint_agree ? layer->checkpoint_agree(cp->ctx, rc) : rc;
+}
+
+/* Whether flag is set on any of the ranks that run cp's driver together. */
+static int on_any(const pagani_checkpoint *cp, int flag)
+{
+    const pagani_layer *layer = &cp->ctx->layer;
+    return layer->checkpoint_any ? layer->checkpoint_any(cp->ctx, flag) : flag;
 }
 
 int pagani_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
@@ -44,18 +81,28 @@ int pagani_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
     in->data = NULL;
     in->size = in->at = 0;
     if (!cp->path) return PAGANI_OK;
-    rc = pagani_state_read(ctx, cp->path, &want, &payload, &bytes, &found);
+    if (cp->unnamed)
+        rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s: no "
+                         "memory for this rank's name of it", cp->path);
+    else
+        rc = pagani_state_read(ctx, cp->path, &want, &payload, &bytes, &found);
+    if (on_any(cp, found) && !found && rc == PAGANI_OK)
+        rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is missing "
+                         "while other ranks of the %d have theirs",
+                         cp->path, cp->ranks);
+    rc = agree(cp, rc);
     if (rc == PAGANI_OK && found) {
         in->data = payload;
         in->size = bytes;
-    }
+    } else
+        free(payload);
     return rc;
 }
 
 int pagani_checkpoint_due(const pagani_checkpoint *cp)
 {
     return cp->path && cp->interval > 0 &&
-           pagani_now() - cp->last >= cp->interval;
+           on_any(cp, pagani_now() - cp->last >= cp->interval);
 }
 
 int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
@@ -66,11 +113,12 @@ int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
 
     if (!cp->path) return PAGANI_OK;
     if (out->failed)
-        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s: the "
-                           "state could not be gathered in memory", cp->path);
-    rc = pagani_state_write(ctx, cp->path, &h, out->data, out->size);
+        rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s: the "
+                         "state could not be gathered in memory", cp->path);
+    else
+        rc = pagani_state_write(ctx, cp->path, &h, out->data, out->size);
     cp->last = pagani_now();
-    return rc;
+    return agree(cp, rc);
 }
 
 int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp,
@@ -115,13 +163,16 @@ int pagani_checkpoint_check_options(pagani_context *ctx,
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt)
 {
     if (!opt->state_path) return PAGANI_OK;
-    if (opt->method == PAGANI_VEGAS)
+    if (opt->method == PAGANI_VEGAS && (opt->flags & PAGANI_FLAG_VEGAS_PLUS))
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
-                           "are implemented for QMC and cubature only so "
-                           "far, not %s", pagani_method_name(opt->method));
-    if (ctx->layer.run_batch || ctx->layer.call_start)
-        return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
-                           "are not implemented on an MPI context yet");
+                           "of Vegas+ (PAGANI_FLAG_VEGAS_PLUS: its per-cube "
+                           "sample counts live in the backend) are not "
+                           "implemented yet");
+    if (opt->method == PAGANI_CUBATURE &&
+        (ctx->layer.run_batch || ctx->layer.call_start))
+        return pagani_fail(ctx, PAGANI_ERR_OPTION, "cubature checkpoints "
+                           "(state_path) are not implemented on an MPI "
+                           "context yet");
     if (opt->method == PAGANI_CUBATURE && !ctx->backend->cubature->export_regions)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "cubature checkpoints "
                            "(state_path) are not implemented on the %s "

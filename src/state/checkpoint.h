@@ -19,32 +19,48 @@
 #include "state/state_file.h"
 
 typedef struct pagani_checkpoint {
+    pagani_context *ctx;
     const char *path;          /* NULL: the run writes none */
+    char *rank_path;           /* on an MPI context: path.rank<k> (owned) */
+    int unnamed;               /* rank_path could not be had */
+    int rank, ranks;           /* this process among those that write */
     double interval;           /* seconds; 0: only when it ends */
     double last;               /* when it last wrote (or started) */
     pagani_method method;
     pagani_call_identity id;
 } pagani_checkpoint;
 
-/* The checkpoint of the run of batch with f and opt (opt->method chosen):
- * none when opt->state_path is NULL. */
-void pagani_checkpoint_open(pagani_checkpoint *cp, const pagani_integrand *f,
+/* The checkpoint of the run on ctx of batch with f and opt (opt->method
+ * chosen): none when opt->state_path is NULL. On an MPI context each rank
+ * k of n has its own file, state_path with ".rank<k>" appended, whose
+ * header says k and n (a resume on another number of ranks is refused;
+ * no memory for that name is pagani_checkpoint_resume's
+ * PAGANI_ERR_NO_MEMORY). Free with pagani_checkpoint_close. */
+void pagani_checkpoint_open(pagani_checkpoint *cp, pagani_context *ctx,
+                            const pagani_integrand *f,
                             const struct pagani_batch *batch,
                             const pagani_options *opt);
+
+/* Frees what pagani_checkpoint_open made. */
+void pagani_checkpoint_close(pagani_checkpoint *cp);
 
 /* Reads the file, when the run has one and it exists: PAGANI_OK with
  * in->data NULL when there is nothing to resume, else with the payload
  * in *in (free in->data with free()); PAGANI_ERR_STATE (the file is not
- * this run's, or is damaged) and the read's other errors. */
+ * this run's, or is damaged; or, among ranks running one driver, some
+ * rank has a file and another none) and the read's other errors, the
+ * same on every such rank. */
 int pagani_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
                              pagani_state_in *in);
 
 /* Whether the interval has passed since the last write (never with
- * interval 0 or no file). */
+ * interval 0 or no file); among ranks running one driver, since any
+ * one's. */
 int pagani_checkpoint_due(const pagani_checkpoint *cp);
 
 /* Writes the payload (out->failed: PAGANI_ERR_NO_MEMORY) and restarts the
- * interval; PAGANI_OK with no file. */
+ * interval; PAGANI_OK with no file. Among ranks running one driver, each
+ * writes its own and all return the same code. */
 int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
                             const pagani_state_out *out);
 
@@ -71,9 +87,9 @@ int pagani_checkpoint_check_options(pagani_context *ctx,
                                     const pagani_options *opt);
 
 /* Whether a run of opt->method (chosen) on ctx can checkpoint: always
- * without state_path; QMC, and cubature on a backend that exports its
- * list, on a context without a layer (not MPI) so far; else
- * PAGANI_ERR_OPTION. */
+ * without state_path; QMC, Vegas without PAGANI_FLAG_VEGAS_PLUS, and
+ * cubature on a backend that exports its list on a context without a
+ * layer (not MPI), so far; else PAGANI_ERR_OPTION. */
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt);
 
 #endif /* PAGANI_CHECKPOINT_H */

@@ -105,5 +105,12 @@ unsigned long long pagani_identity_options(const pagani_options *o, int n)
         if (o->domain_centers) pagani_hash_double(&h, o->domain_centers[i]);
         if (o->domain_scales) pagani_hash_double(&h, o->domain_scales[i]);
     }
+    if (o->vegas_grid_in) { /* a warm start: the grid it starts from */
+        const pagani_vegas_grid *g = o->vegas_grid_in;
+        pagani_hash_word(&h, (unsigned long long)g->rows);
+        pagani_hash_word(&h, (unsigned long long)g->bins);
+        for (long long i = 0; i < (long long)g->rows * (g->bins + 1); i++)
+            pagani_hash_double(&h, g->edges[i]);
+    }
     return h.state;
 }

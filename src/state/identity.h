@@ -51,8 +51,9 @@ void pagani_hash_box(pagani_hash *h, int n, const double *lower,
                      const double *upper);
 
 /* The options that change a result of an n-dimensional integrand: every
- * field but the progress callback and its data, the break points by
- * their values (not where they are stored). */
+ * field but the progress callback and its data, the break points and a
+ * warm start's grid (vegas_grid_in) by their values (not where they are
+ * stored). */
 unsigned long long pagani_identity_options(const pagani_options *o, int n);
 
 #endif /* PAGANI_IDENTITY_H */

@@ -9,6 +9,7 @@
 
 #include "methods.h"
 #include "vegas_backend.h"
+#include "state/checkpoint.h"
 
 /* Vegas+ keeps per-cube arrays: at most this many cubes (2^26). */
 #define VEGAS_PLUS_MAX_CUBES (1LL << 26)
@@ -66,6 +67,12 @@ typedef struct vegas_member {
     vegas_sums fault;       /* there: fault_cube, _sample, _value */
     int overflow_iteration; /* -1, or where the sums overflowed */
     int tail_combined;      /* tail-dominated iterations in its result */
+    int resume_at;          /* once it left the run: the iteration it would
+                               have run next when a limit or stop ended it
+                               (a checkpoint resumes it there), -1 when it
+                               ended for good (converged, failed); while it
+                               runs after a resume: the iteration it starts
+                               at (it waits until then) */
 } vegas_member;
 
 /* A run of PAGANI_VEGAS: its plan, its K members and their host arrays,
@@ -94,6 +101,11 @@ typedef struct vegas_run {
     double *components, *components_repeat; /* C > 1: the passes' sums of
                                                every component, 2 K C */
     int *bins_valid;
+    /* checkpoints (vegas_checkpoint.c) */
+    pagani_checkpoint checkpoint;
+    vegas_member *saved; /* the members at the start of the iteration (K;
+                            NULL without a state file) */
+    int recorded;        /* iterations whose history is recorded */
 } vegas_run;
 
 /* Reads and checks the options (0 means the default for vegas_calls,
@@ -117,5 +129,35 @@ int pagani_vegas_passes(vegas_run *r, int it, int count, int *left);
 /* Member k's NaN or infinity into the context's message: returns
  * PAGANI_ERR_NONFINITE. */
 int pagani_vegas_report_fault(pagani_context *ctx, const vegas_run *r, int k);
+
+/* Writes the checkpoint of r (nothing without a state file) as it stands
+ * at the start of iteration `it`: the grids, r->recorded iterations of
+ * history, `members` (r->members, or r->saved when a stop request cut
+ * iteration `it` short), each running one resuming at `it` (or later,
+ * where it waits), and the results of those that ended. Returns
+ * pagani_checkpoint_write's code. */
+int pagani_vegas_checkpoint_write(pagani_context *ctx, vegas_run *r,
+                                  const vegas_member *members, int it,
+                                  const pagani_result *results);
+
+/* Resumes r (planned, allocated, its backend set up) from its checkpoint
+ * when the file exists: grids (handed to the backend), members, history
+ * and the results of the members that ended; in *start the first
+ * iteration to run (0 with no file). PAGANI_ERR_STATE when the file's
+ * sizes do not fit the plan (max_evaluations lowers vegas_calls) or it
+ * holds more iterations than max_iterations, and the read's errors. */
+int pagani_vegas_checkpoint_resume(pagani_context *ctx, vegas_run *r,
+                                   pagani_result *results, int *start);
+
+/* Warm starts (vegas_warm.c; options vegas_grid_in, vegas_grid_out):
+ * whether the options' grids fit the plan (PAGANI_ERR_OPTION naming the
+ * difference); every member's grid from vegas_grid_in (none: left
+ * uniform); integral 0's final grid into vegas_grid_out
+ * (PAGANI_ERR_NO_MEMORY). */
+int pagani_vegas_warm_check(pagani_context *ctx, const pagani_options *opt,
+                            const vegas_plan *plan);
+void pagani_vegas_warm_start(vegas_run *r, const pagani_options *opt);
+int pagani_vegas_warm_keep(pagani_context *ctx, const vegas_run *r,
+                           const pagani_options *opt);
 
 #endif /* PAGANI_VEGAS_H */

@@ -70,6 +70,23 @@
  * the number of members still running and the first one's estimate and
  * error; a stop ends every member still running.
  *
+ * Checkpoints (options state_path; vegas_checkpoint.c): the random
+ * stream is a function of (seed, iteration, cube, sample), so the state
+ * at the start of an iteration (grids, members, history) is a resume
+ * point. It is written after an iteration when the interval is due, and,
+ * when a limit or stop ends members, as a run without them would pass
+ * through it: after the iteration the callback stopped or max_iterations
+ * ended, before the one that max_evaluations forbade or a stop request
+ * cut short (made again on resume, its pilot included). A run resumed
+ * from it with the limits raised ends with the bits of the run never
+ * stopped, except where max_evaluations changed what ran: a cap below
+ * vegas_calls x (vegas_adjust_iterations + 3) lowers the calls (the
+ * resume is refused, PAGANI_ERR_STATE), and a repeat pass skipped for
+ * the cap (above) kept a grid the uncapped run adjusts. Members of a
+ * batch that the cap stopped at different iterations each resume at
+ * their own (those ahead wait). Vegas+ has no checkpoints yet (its
+ * per-cube counts live in the backend).
+ *
  * Memory: the host holds per member a grid and its bins (grid_axes x (2 nb
  * + 1) doubles), the history of 3 x max_iterations words and the box;
  * what cannot be had is PAGANI_ERR_NO_MEMORY with the size asked for.
@@ -114,6 +131,8 @@ static void free_run(vegas_run *r)
     free(r->components);
     free(r->components_repeat);
     free(r->bins_valid);
+    free(r->saved);
+    pagani_checkpoint_close(&r->checkpoint);
 }
 
 /* Host memory of a run of K integrals: per integral a grid and its bins
@@ -140,9 +159,9 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
     r->grids = malloc(sizeof(double) * k * r->grid_size);
     r->bins = malloc(sizeof(double) * k * r->bin_size);
     r->work = malloc(sizeof(double) * (2 * nb + 1));
-    r->history = malloc(2 * sizeof(double) * k * C * its);
-    r->nonzero = malloc(sizeof(long long) * k * its);
-    r->tail = malloc(sizeof(int) * k * its);
+    r->history = calloc(2 * k * C * its, sizeof(double));
+    r->nonzero = calloc(k * its, sizeof(long long));
+    r->tail = calloc(k * its, sizeof(int));
     r->members = calloc(k, sizeof(vegas_member));
     r->list = malloc(sizeof(int) * k);
     r->again = malloc(sizeof(int) * k);
@@ -156,10 +175,12 @@ static int alloc_run(pagani_context *ctx, vegas_run *r,
         r->components = malloc(2 * sizeof(double) * k * C);
         r->components_repeat = malloc(2 * sizeof(double) * k * C);
     }
+    if (r->checkpoint.path) r->saved = malloc(sizeof(vegas_member) * k);
     if (!r->lower || !r->width || !r->grids || !r->bins || !r->work ||
         !r->history || !r->nonzero || !r->tail || !r->members || !r->list ||
         !r->again || !r->scale || !r->beta_sums || !r->totals || !r->sums ||
-        !r->repeat || !r->bins_valid || (C > 1 && (!r->components || !r->components_repeat)))
+        !r->repeat || !r->bins_valid || (C > 1 && (!r->components || !r->components_repeat)) ||
+        (r->checkpoint.path && !r->saved))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY,
                            "Vegas: %d integrals need "
                            "%.4g MB of host memory (a grid of %d x %d bins "
@@ -305,6 +326,11 @@ static void finish(vegas_run *r, int k, int iterations, pagani_status status,
     double chi2_dof;
 
     m->running = 0;
+    m->resume_at = status == PAGANI_MAX_EVALUATIONS ||
+                           status == PAGANI_MAX_ITERATIONS ||
+                           status == PAGANI_STOPPED
+                       ? iterations
+                       : -1;
     if (first > last) first = last; /* nothing combined: the last */
     met = combine_all(r, k, first < 0 ? 0 : first, last, all, &chi2_dof,
                       &relative);
@@ -362,9 +388,10 @@ static void finish_overflow(vegas_run *r, int k, int it, pagani_result *result)
 /* Member k met NaN or infinity: value NaN, error infinite. */
 static void finish_fault(vegas_run *r, int k, pagani_result *result)
 {
-    const vegas_member *m = &r->members[k];
+    vegas_member *m = &r->members[k];
 
     memset(result, 0, sizeof *result);
+    r->members[k].resume_at = -1;
     result->value = NAN;
     result->error = INFINITY;
     result->status = PAGANI_NO_PROGRESS;
@@ -386,7 +413,7 @@ static int admit(vegas_run *r, int it, pagani_result *results)
         vegas_member *m = &r->members[k];
         long long next = p->job.plus ? m->plus_total : p->per_iteration;
 
-        if (!m->running) continue;
+        if (!m->running || m->resume_at > it) continue; /* resumed later */
         if (it < p->ita && !(m->vmax > 0.0)) /* the pilot, at most */
             next += next / VEGAS_PILOT_STRIDE + p->job.pieces * p->job.samples;
         if (p->max_evaluations > 0 &&
@@ -472,6 +499,7 @@ static void judge(vegas_run *r, int it, int count, pagani_result *results)
             finish_overflow(r, k, it, &results[k]);
             continue;
         }
+        if (it >= r->recorded) r->recorded = it + 1;
         m->nonzero[it] = s->nonzero;
         m->seen += s->nonzero;
         m->tail[it] = s->term_max > VEGAS_TAIL_SHARE * s->variance;
@@ -561,38 +589,68 @@ static int report(pagani_context *ctx, const vegas_run *r)
     return PAGANI_OK;
 }
 
+/* The iterations member m has recorded when the run stops after `it`
+ * iterations: `it`, or more for a resumed member still waiting for its
+ * own. */
+static int recorded_by(const vegas_member *m, int it)
+{
+    return m->resume_at > it ? m->resume_at : it;
+}
+
 /* After a stop request cut iteration `it` short: every running member
  * ends PAGANI_STOPPED with the iterations before it (NaN and +infinity
  * when there were none). */
 static void stop_all(vegas_run *r, int it, pagani_result *results)
 {
     for (int k = 0; k < r->count; k++) {
+        const int done = recorded_by(&r->members[k], it);
         if (!r->members[k].running) continue;
-        finish(r, k, it, PAGANI_STOPPED, &results[k]);
-        if (it > 0) continue;
+        finish(r, k, done, PAGANI_STOPPED, &results[k]);
+        if (done > 0) continue;
         results[k].value = NAN;
         for (int j = 0; r->ncomp > 1 && j < r->ncomp; j++)
             r->batch->values[(size_t)k * r->ncomp + j] = NAN;
     }
 }
 
-/* The iterations of all members: each iteration admits the members that
- * may run it, samples them, adjusts their grids, judges each and calls the
- * progress callback; members end on their own, or all at once on a stop
- * request. */
+/* Whether some member is still running, or, with resumable, ended by a
+ * limit or a stop (a checkpoint would resume it). */
+static int any_member(const vegas_run *r, int resumable)
+{
+    for (int k = 0; k < r->count; k++)
+        if (r->members[k].running ||
+            (resumable && r->members[k].resume_at >= 0))
+            return 1;
+    return 0;
+}
+
+/* The iterations of all members from `start` on: each iteration admits
+ * the members that may run it, samples them, adjusts their grids, judges
+ * each and calls the progress callback; members end on their own, or all
+ * at once on a stop request. The checkpoint is written after an
+ * iteration when due, and when the run ends with members that a limit or
+ * stop ended, in the state a run without them passes through: after the
+ * iteration the callback stopped or max_iterations ended, before the one
+ * that max_evaluations forbade or a stop request cut short. */
 static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
-                   pagani_result *results)
+                   int start, pagani_result *results)
 {
     int it, rc;
 
-    for (it = 0; it < r->plan.itmax; it++) {
+    for (it = start; it < r->plan.itmax; it++) {
         int count = admit(r, it, results), stop;
 
-        if (count == 0) break;
+        if (count == 0) {
+            if (any_member(r, 0)) continue; /* resumed ones wait */
+            break;
+        }
+        if (r->saved)
+            memcpy(r->saved, r->members, sizeof *r->saved * (size_t)r->count);
         rc = pagani_vegas_passes(r, it, count, &count);
         if (rc == PAGANI_STOP_REQUESTED) {
+            rc = pagani_vegas_checkpoint_write(ctx, r, r->saved, it, results);
             stop_all(r, it, results);
-            return PAGANI_OK;
+            return rc;
         }
         if (rc != PAGANI_OK) return rc;
         if ((rc = adjust(r, count)) != PAGANI_OK) return rc;
@@ -602,12 +660,21 @@ static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
             if (r->members[k].fault_iteration == it)
                 finish_fault(r, k, &results[k]);
             else if (stop && r->members[k].running)
-                finish(r, k, it + 1, PAGANI_STOPPED, &results[k]);
+                finish(r, k, recorded_by(&r->members[k], it + 1),
+                       PAGANI_STOPPED, &results[k]);
         }
+        if (any_member(r, 0) && pagani_checkpoint_due(&r->checkpoint) &&
+            (rc = pagani_vegas_checkpoint_write(ctx, r, r->members, it + 1,
+                                                results)) != PAGANI_OK)
+            return rc;
     }
     for (int k = 0; k < r->count; k++)
         if (r->members[k].running)
             finish(r, k, r->plan.itmax, PAGANI_MAX_ITERATIONS, &results[k]);
+    if (any_member(r, 1) &&
+        (rc = pagani_vegas_checkpoint_write(ctx, r, r->members, it,
+                                            results)) != PAGANI_OK)
+        return rc;
     return report(ctx, r);
 }
 
@@ -616,7 +683,7 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
                            pagani_result *results)
 {
     vegas_run r;
-    int rc;
+    int rc, start = 0;
 
     memset(&r, 0, sizeof r);
     r.ops = ctx->backend ? ctx->backend->vegas : NULL;
@@ -624,13 +691,16 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
         return pagani_fail(ctx, PAGANI_ERR_BACKEND_UNAVAILABLE,
                            "PAGANI_VEGAS is not available on the %s backend",
                            pagani_backend_name(ctx->kind));
-    if ((rc = pagani_vegas_plan(ctx, f, opt, &r.plan)) != PAGANI_OK) return rc;
+    if ((rc = pagani_vegas_plan(ctx, f, opt, &r.plan)) != PAGANI_OK ||
+        (rc = pagani_vegas_warm_check(ctx, opt, &r.plan)) != PAGANI_OK)
+        return rc;
     r.batch = batch;
     /* the integrand's own block (pagani_integrate, or a batch sharing
      * it) is read afresh for every pass, as the callback may replace it */
     r.own_params = batch->params == f->params;
     r.count = batch->count;
     r.ncomp = f->ncomp;
+    pagani_checkpoint_open(&r.checkpoint, ctx, f, batch, opt);
     rc = alloc_run(ctx, &r, batch);
     if (rc == PAGANI_OK) {
         vegas_job *job = &r.plan.job;
@@ -639,7 +709,14 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
         job->width = r.width;
         rc = r.ops->setup(ctx->backend_state, job, &r.state);
     }
-    if (rc == PAGANI_OK) rc = iterate(ctx, &r, opt, results);
+    if (rc == PAGANI_OK && opt->vegas_grid_in) {
+        pagani_vegas_warm_start(&r, opt);
+        rc = r.ops->set_grids(r.state, 0, r.count, r.grids);
+    }
+    if (rc == PAGANI_OK)
+        rc = pagani_vegas_checkpoint_resume(ctx, &r, results, &start);
+    if (rc == PAGANI_OK) rc = iterate(ctx, &r, opt, start, results);
+    if (rc == PAGANI_OK) rc = pagani_vegas_warm_keep(ctx, &r, opt);
     free_run(&r);
     return rc;
 }

@@ -1,0 +1,30 @@
+/*
+ * mpi_checkpoint.c - the layer's checkpoint hooks (mpi_layer.h). Each
+ * rank writes its own file (src/state/checkpoint.c names it); the ranks
+ * that run one driver together hold the same state, so they must write
+ * at the same iterations (a write is due when it is due by any rank's
+ * clock), resume all or none (a file found by any rank) and fail
+ * together. A rank's share of a batch runs alone: there the hooks do not
+ * communicate.
+ */
+#include "mpi/mpi_layer.h"
+
+int mpi_checkpoint_agree(pagani_context *ctx, int rc)
+{
+    mpi_layer *L = mpi_layer_of(ctx);
+    return L->local ? rc : mpi_agree(ctx, L, rc, MPI_STEP_CHECKPOINT);
+}
+
+int mpi_checkpoint_any(pagani_context *ctx, int flag)
+{
+    mpi_layer *L = mpi_layer_of(ctx);
+    int mine = flag != 0, any = mine;
+    double start;
+
+    if (L->local) return mine;
+    start = MPI_Wtime();
+    if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, L->comm) != MPI_SUCCESS)
+        any = mine; /* the layer's next collective step reports it */
+    L->mpi_seconds += MPI_Wtime() - start;
+    return any;
+}
