@@ -171,7 +171,7 @@ bad_value method --method simpson
 bad_value rule --rule 8
 bad_value strategy --strategy fast
 run -n 2 --strategy worst --components 'x[0]; x[1]'
-[ $rc -eq 2 ] && grep -q 'scalar integrands only' "$err"
+[ $rc -eq 2 ] && grep -q 'scalar integrands and no state_path only' "$err"
 ok $? "--strategy worst with --components: the library's refusal, exit 2"
 run -n 2 --strategy breadth 'x[0] * x[1]'
 [ $rc -eq 0 ] && grep -q converged "$out"
