@@ -72,6 +72,16 @@ static int run(pagani_context *ctx, const singular_case *s, long long cap,
     return r->status;
 }
 
+/* run, counted: one more run, and one more converged when it did. */
+static int tally(pagani_context *ctx, const singular_case *s, long long cap,
+                 double *true_error, pagani_result *r, int *runs, int *converged)
+{
+    int status = run(ctx, s, cap, true_error, r);
+    ++*runs;
+    *converged += status == PAGANI_CONVERGED;
+    return status;
+}
+
 /* The sweep: every case once; each converged run within its tolerance,
  * and the count against hcubature's. */
 static void check_sweep(pagani_context *ctx)
@@ -88,10 +98,8 @@ static void check_sweep(pagani_context *ctx)
                                                     eps[e], &state);
                     pagani_result r;
                     double err = INFINITY;
-                    int status = run(ctx, &s, CAP, &err, &r);
+                    int status = tally(ctx, &s, CAP, &err, &r, &runs, &converged);
                     int ok = status == PAGANI_CONVERGED;
-                    runs++;
-                    converged += ok;
                     tap_ok(status >= 0 && (!ok || err <= s.epsrel),
                            "%d-D x^-%.1f on %s at %.0e: %s, true error %.2g, "
                            "reported %.2g, %lld evaluations, %d iterations",
@@ -135,10 +143,8 @@ static void check_corner_sweep(pagani_context *ctx)
                 singular_case s = singular_make_corner(n, CORNER_MOST, eps[e], &state);
                 pagani_result r;
                 double err = INFINITY;
-                int status = run(ctx, &s, CORNER_CAP, &err, &r);
+                int status = tally(ctx, &s, CORNER_CAP, &err, &r, &runs, &converged);
                 int ok = status == PAGANI_CONVERGED;
-                runs++;
-                converged += ok;
                 char powers[8 * SINGULAR_MAX_DIM] = "";
                 for (int i = 0; i < n; i++)
                     snprintf(powers + 5 * i, sizeof powers - 5 * i, " %.2f", s.params[3 * i + 2]);
