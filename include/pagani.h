@@ -306,7 +306,10 @@ typedef struct pagani_options {
                                     to 30 times degree 9's evaluations in
                                     6-D (1e-3 to 1e-6) and ended 8-D runs
                                     at the evaluation limit with larger
-                                    errors (README, "Choosing a method") */
+                                    errors (README, "Choosing a method");
+                                    in 3-D take 9 for f singular at a
+                                    corner (README, "Domains and
+                                    singularities") */
     int initial_splits;          /* parts per axis at the start; 0: 4 for
                                     n<5, 2 for n<=10, 1 above */
 
