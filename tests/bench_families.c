@@ -5,7 +5,7 @@
  *
  *   bench_families [-m families|suite] [-b cpu|cuda] [-t THREADS]
  *                  [-c CAP] [-r RUNS] [-s SEED] [-e EPSREL,...]
- *                  [-k CODE,...] [-f FAMILY,...] [-v]
+ *                  [-k CODE,...] [-f FAMILY,...] [-d DEGREE] [-v]
  *
  * -m families (the default): each family at each of its dimensions,
  * RUNS instances (seeds SEED, SEED+1, ...; default 4 from 1) at each
@@ -22,7 +22,8 @@
  * and the median time (CPU time on the CPU backend: bench_run_time) and
  * evaluations of the runs with a result; then each code's totals per
  * family and over all.
- * -f restricts the families (corner, face, diagonal, gauss, exp).
+ * -f restricts the families (corner, face, diagonal, gauss, exp); -d
+ * sets libpagani cubature's rule degree (default: the library's).
  *
  * -m suite: issue 37's table (bench_versus.c; -r there is the Genz
  * instances per family and dimension, default 1). Not a test: a table for the
@@ -157,6 +158,7 @@ static void bench_cell_runs(pagani_context *ctx, pagani_integrand *f,
         pb = (bench_problem){fam->def, h.p, hard_params_size(&h), n, lower, upper,
                              hard_truth(&h), epsrel, c->cap};
         o.seed = seed;
+        if (code == BENCH_CUBATURE) o.rule_degree = c->rule_degree;
         if (code == BENCH_HCUBATURE) {
             bench_run_hcubature(&pb, &r);
         } else if (pagani_integrand_set_params(f, pb.params, pb.params_size) != PAGANI_OK) {
@@ -260,7 +262,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: bench_families [-m families|suite] [-b cpu|cuda] [-t THREADS] "
             "[-c CAP] [-r RUNS] [-s SEED] [-e EPSREL,...] [-k CODE,...] "
-            "[-f FAMILY,...] [-v]\n");
+            "[-f FAMILY,...] [-d DEGREE] [-v]\n");
     return 2;
 }
 
@@ -301,7 +303,7 @@ int main(int argc, char **argv)
     static const char *const code_names[] = {"cubature", "vegas", "qmc", "hcubature"};
     const char *family_names[HARD_FAMILIES];
     bench_config c = {PAGANI_BACKEND_CPU, 1, 30000000LL, 0, 1, 5,
-                      {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}, 15u, 0};
+                      {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}, 15u, 0, 0};
     unsigned families = (1u << HARD_FAMILIES) - 1;
     int suite = 0, rc;
     pagani_context *ctx = NULL;
@@ -323,6 +325,7 @@ int main(int argc, char **argv)
         else if (!strcmp(arg, "-c")) c.cap = (long long)atof(value);
         else if (!strcmp(arg, "-r")) c.runs = atoi(value);
         else if (!strcmp(arg, "-s")) c.seed = strtoull(value, NULL, 10);
+        else if (!strcmp(arg, "-d")) c.rule_degree = atoi(value);
         else if (!strcmp(arg, "-e") && parse_tolerances(value, &c)) continue;
         else if (!strcmp(arg, "-k") && (c.codes = parse_names(value, code_names, 4))) continue;
         else if (!strcmp(arg, "-f") && (families = parse_names(value, family_names, HARD_FAMILIES)))

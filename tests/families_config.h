@@ -30,6 +30,7 @@ typedef struct bench_config {
     double tolerances[BENCH_MAX_TOLERANCES];
     unsigned codes;      /* BENCH_* */
     int verbose;         /* print every run */
+    int rule_degree;     /* libpagani cubature's rule (0: its default) */
 } bench_config;
 
 /* The time a table shows of run r: its CPU time on the CPU backend (on one
