@@ -118,9 +118,8 @@ PAGANI_HD double pagani_probe_coordinate(int v, int d, double c, double h)
  * (for a scalar integrand: the backends fit a vector integrand's vertex
  * probes no more). PAGANI_PROBE_POWER_ROOM keeps the floor where the
  * singular axes (a_d above PAGANI_PROBE_POWER_LEAST) leave little
- * room, sum (1 - a_d) < 1/2 (4-D prod
- * x_i^-0.9, whose rule error, with the probes not run, can fall below
- * the true error). An axial probe's miss (below) is fitted the same way,
+ * room, sum (1 - a_d) < 1/2 (4-D prod x_i^-0.9, whose rule error, with
+ * the probes not run, can fall below the true error). An axial probe's miss (below) is fitted the same way,
  * t^-a toward its face from the probe and the rule's outermost point
  * on that side. The fit costs no call of f on the CPU (the GPU, which
  * keeps no probe values, takes f again at v's n neighbours).
