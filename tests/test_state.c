@@ -408,11 +408,19 @@ static void write_all(const char *file, const unsigned char *buf, size_t n)
     fclose(out);
 }
 
-/* The FNV-1a checksum of the file's words but the last, put last. */
+/* The checksum of the file's words but the last (format 2: word i into
+ * lane i mod 4 as FNV-1a takes a byte, the lanes combined so), put
+ * last. */
 static void reseal(unsigned char *buf, size_t n)
 {
-    unsigned long long h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i + 8 < n; i++) h = (h ^ buf[i]) * 0x100000001b3ULL;
+    const unsigned long long offset = 0xcbf29ce484222325ULL, prime = 0x100000001b3ULL;
+    unsigned long long lane[4] = {offset, offset + 1, offset + 2, offset + 3}, h = offset;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        unsigned long long word;
+        memcpy(&word, buf + i, 8);
+        lane[i / 8 % 4] = (lane[i / 8 % 4] ^ word) * prime;
+    }
+    for (int l = 0; l < 4; l++) h = (h ^ lane[l]) * prime;
     memcpy(buf + n - 8, &h, 8);
 }
 
@@ -480,10 +488,10 @@ static void refusal_checks(pagani_integrand *f)
             "another number of ranks (forged)");
 
     memcpy(bad, good, n);
-    set_word(bad, W_FORMAT, 2);
+    set_word(bad, W_FORMAT, 3);
     reseal(bad, n);
     write_all(path, bad, n);
-    refused(f, params[0], 1.0, options(), "of format 2",
+    refused(f, params[0], 1.0, options(), "of format 3",
             "a newer format (forged)");
 
     write_all(path, good, n / 2);

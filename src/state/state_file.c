@@ -10,12 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "file_io.h"
-#include "state/identity.h"
 #include "state/state_file.h"
 
 #define MAGIC 0x45544154534e4750ULL         /* "PGNSTATE" on a little-endian */
 #define MAGIC_SWAPPED 0x50474e5354415445ULL /* ... read in the other order */
-#define FORMAT 1ULL
+#define FORMAT 2ULL /* 1: the checksum was FNV-1a byte by byte */
 #define LIBRARY_VERSION                                                    \
     ((unsigned long long)PAGANI_VERSION_MAJOR << 32 |                      \
      (unsigned long long)PAGANI_VERSION_MINOR << 16 | PAGANI_VERSION_PATCH)
@@ -41,13 +40,41 @@ static size_t padded(size_t bytes)
     return (bytes + WORD - 1) / WORD * WORD;
 }
 
-/* The FNV-1a checksum (state/identity.h) of a byte stream, word by word:
- * the bytes of a word begun are carried to the next call. */
+/* The checksum of a byte stream (state_file.h), taken in whole words: the
+ * bytes of a word begun are carried to the next call. Word i goes into
+ * lane i mod SUM_LANES as FNV-1a takes a byte, lane = (lane ^ word) *
+ * prime (each step a bijection of the lane, so a changed word always
+ * changes it); the lanes, independent chains of multiplies, sum a
+ * region list at memory speed where FNV-1a byte by byte took 4 cycles a
+ * byte; at the end they are combined the same way into one word. */
+#define SUM_LANES 4
+#define SUM_OFFSET 0xcbf29ce484222325ULL
+#define SUM_PRIME 0x100000001b3ULL
 typedef struct word_sum {
-    pagani_hash hash;
+    unsigned long long lane[SUM_LANES];
+    unsigned long long words;
     unsigned char carry[WORD];
     size_t carried;
 } word_sum;
+
+static void sum_start(word_sum *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < SUM_LANES; i++) s->lane[i] = SUM_OFFSET + (unsigned)i;
+}
+
+static void sum_word(word_sum *s, unsigned long long word)
+{
+    unsigned long long *lane = &s->lane[s->words++ % SUM_LANES];
+    *lane = (*lane ^ word) * SUM_PRIME;
+}
+
+static unsigned long long sum_end(const word_sum *s)
+{
+    unsigned long long h = SUM_OFFSET;
+    for (int i = 0; i < SUM_LANES; i++) h = (h ^ s->lane[i]) * SUM_PRIME;
+    return h;
+}
 
 static void sum_bytes(word_sum *s, const void *data, size_t bytes)
 {
@@ -61,12 +88,18 @@ static void sum_bytes(word_sum *s, const void *data, size_t bytes)
         bytes -= take;
         if (s->carried == WORD) {
             memcpy(&word, s->carry, WORD);
-            pagani_hash_word(&s->hash, word);
+            sum_word(s, word);
             s->carried = 0;
         }
+        for (; s->carried == 0 && bytes >= WORD * SUM_LANES;
+             p += WORD * SUM_LANES, bytes -= WORD * SUM_LANES) {
+            unsigned long long w[SUM_LANES]; /* whole words: no carry */
+            memcpy(w, p, sizeof w);
+            for (int i = 0; i < SUM_LANES; i++) sum_word(s, w[i]);
+        }
         for (; s->carried == 0 && bytes >= WORD; p += WORD, bytes -= WORD) {
-            memcpy(&word, p, WORD); /* whole words: no carry */
-            pagani_hash_word(&s->hash, word);
+            memcpy(&word, p, WORD);
+            sum_word(s, word);
         }
     }
 }
@@ -155,7 +188,7 @@ int pagani_state_begin(pagani_context *ctx, const char *path,
         free(w);
         return rc;
     }
-    w->sum.hash = pagani_hash_start();
+    sum_start(&w->sum);
     w->left = w->bytes = bytes;
     make_header(header, bytes, words);
     put(w, words, HEADER_BYTES);
@@ -185,7 +218,7 @@ int pagani_state_finish(pagani_context *ctx, pagani_state_writer *w, int rc)
     }
     if (rc == PAGANI_OK && !w->failed) {
         put(w, zeros, padded(w->bytes) - w->bytes);
-        sum = w->sum.hash.state;
+        sum = sum_end(&w->sum);
         put(w, &sum, WORD);
     }
     errno = w->err;
@@ -337,7 +370,7 @@ int pagani_state_open(pagani_context *ctx, const char *path,
     r->path = path;
     r->fd = fd;
     r->left = r->bytes = *bytes = w[W_PAYLOAD];
-    r->sum.hash = pagani_hash_start();
+    sum_start(&r->sum);
     sum_bytes(&r->sum, w, HEADER_BYTES);
     *reader = r;
     return PAGANI_OK;
@@ -358,7 +391,7 @@ int pagani_state_close(pagani_context *ctx, pagani_state_reader *r, int rc)
     if (rc == PAGANI_OK) {
         unsigned long long expected;
         int whole = r->left == 0 && take(r, pad, padded(r->bytes) - r->bytes);
-        expected = r->sum.hash.state;
+        expected = sum_end(&r->sum);
         if (!whole || pagani_read_upto(r->fd, &sum, WORD) != WORD)
             rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is "
                              "truncated, or its state was not read whole",
