@@ -1,5 +1,5 @@
 /*
- * state_cases.h - what the checkpoint tests (test_state.c: QMC,
+ * state_cases.h - what the checkpoint tests (test_state.c: QMC and Vegas,
  * test_state_cubature.c: cubature) integrate, how they interrupt it and
  * how they compare what runs end with. Each includes it once.
  */
@@ -15,24 +15,25 @@
 #define NCOMP 2 /* components of the vector integrand */
 
 static long long calls; /* of gauss, from any thread */
+static long long stop_at; /* gauss requests a stop at this call (0: never) */
+static pagani_context *stop_context; /* of that request */
 
 /* exp(-sum ((x_i - c) / w)^2), params {c, w}. */
 static double gauss(const double *x, int n, const void *params)
 {
     const double *p = params;
     double s = 0.0;
-    __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED);
+    if (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) == stop_at)
+        pagani_context_request_stop(stop_context);
     for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);
     return exp(-s / (p[1] * p[1]));
 }
 
-/* The Gaussian and cos(sum x). */
-static void gauss_cos(const double *x, int n, const void *params, double *f)
+/* The Gaussian and its first moment in x_0. */
+static void gauss_moment(const double *x, int n, const void *params, double *f)
 {
-    double s = 0.0;
     f[0] = gauss(x, n, params);
-    for (int i = 0; i < n; i++) s += x[i];
-    f[1] = cos(s);
+    f[1] = x[0] * f[0];
 }
 
 typedef enum { SINGLE, BATCH, VECTOR, FORMS } form;

@@ -43,10 +43,8 @@
 #include <unistd.h>
 #include "pagani.h"
 #include "tap.h"
+#include "state_cases.h"
 
-#define DIM 4
-#define K 3               /* integrals of the batch */
-#define NCOMP 2           /* components of the vector integrand */
 #define KILLS 6           /* writers killed */
 #define W_FORMAT 1
 #define W_METHOD 3
@@ -57,47 +55,7 @@ static pagani_context *ctx;
 static pagani_method method = PAGANI_QMC; /* of the checks running */
 static int counting = 1; /* the integrand counts its calls (host forms) */
 static char dir[256], path[300];
-static long long calls; /* of gauss, from any thread */
-static long long stop_at; /* gauss requests a stop at this call (0: never) */
-
-/* exp(-sum ((x_i - c) / w)^2), params {c, w}. */
-static double gauss(const double *x, int n, const void *params)
-{
-    const double *p = params;
-    double s = 0.0;
-    if (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) == stop_at)
-        pagani_context_request_stop(ctx);
-    for (int i = 0; i < n; i++) s += (x[i] - p[0]) * (x[i] - p[0]);
-    return exp(-s / (p[1] * p[1]));
-}
-
-/* The Gaussian and its first moment in x_0. */
-static void gauss_moment(const double *x, int n, const void *params, double *f)
-{
-    f[0] = gauss(x, n, params);
-    f[1] = x[0] * f[0];
-}
-
-typedef enum { SINGLE, BATCH, VECTOR, FORMS } form;
-static const char *const form_names[FORMS] = {"one integral", "a batch of 3",
-                                              "a vector integrand"};
-
-/* How a run is interrupted at block `at`. */
-typedef enum { BY_ITERATIONS, BY_CALLBACK, BY_REQUEST, BY_EVALUATIONS,
-               WAYS } way;
-static const char *const way_names[WAYS] = {
-    "max_iterations", "the progress callback", "a stop request",
-    "max_evaluations"};
-
 static const double params[K][2] = {{0.4, 0.5}, {0.5, 0.7}, {0.6, 0.45}};
-static const double lower[DIM] = {0, 0, 0, 0}, upper[DIM] = {1, 1, 1, 1};
-
-/* What a run ended with. */
-typedef struct outcome {
-    int rc;
-    pagani_result r[K];
-    double values[NCOMP], errors[NCOMP];
-} outcome;
 
 typedef struct stopper {
     int at;          /* stop at this block (0: never) */
@@ -149,36 +107,7 @@ static const char *step_name(void)
 static outcome run(pagani_integrand *f, form which, pagani_options o,
                    const char *file)
 {
-    outcome out;
-    memset(&out, 0, sizeof out);
-    o.state_path = file;
-    if (which == BATCH)
-        out.rc = pagani_integrate_batch(ctx, f, K, params, sizeof params[0],
-                                        lower, upper, 0, &o, out.r);
-    else if (which == VECTOR)
-        out.rc = pagani_integrate_vector(ctx, f, lower, upper, &o, out.r,
-                                         out.values, out.errors);
-    else
-        out.rc = pagani_integrate(ctx, f, lower, upper, &o, out.r);
-    return out;
-}
-
-/* Whether two outcomes are the same bits (the time aside). */
-static int same(const outcome *a, const outcome *b, int count)
-{
-    if (a->rc != b->rc) return 0;
-    if (memcmp(a->values, b->values, sizeof a->values) ||
-        memcmp(a->errors, b->errors, sizeof a->errors))
-        return 0;
-    for (int k = 0; k < count; k++) {
-        const pagani_result *x = &a->r[k], *y = &b->r[k];
-        if (memcmp(&x->value, &y->value, sizeof x->value) ||
-            memcmp(&x->error, &y->error, sizeof x->error) ||
-            x->status != y->status || x->evaluations != y->evaluations ||
-            x->iterations != y->iterations || x->by_epsabs != y->by_epsabs)
-            return 0;
-    }
-    return 1;
+    return run_on(ctx, f, which, params, o, file);
 }
 
 /* Whether every integral of the outcome converged. */
@@ -745,6 +674,7 @@ int main(void)
     if (pagani_context_create(&ctx, PAGANI_BACKEND_CPU) != PAGANI_OK)
         return tap_skip_all("no CPU context");
     pagani_context_set_threads(ctx, 2);
+    stop_context = ctx;
     pagani_integrand_from_function(ctx, &f, DIM, gauss, params[0],
                                    sizeof params[0]);
     pagani_integrand_from_vector_function(ctx, &v, DIM, NCOMP, gauss_moment,

@@ -369,7 +369,7 @@ static int make_integrands(int side, pagani_backend backend)
         return pagani_integrand_from_function(c, &f[SINGLE], DIM, gauss, params[0],
                                               bytes) == PAGANI_OK &&
                pagani_integrand_from_vector_function(c, &f[VECTOR], DIM, NCOMP,
-                                                     gauss_cos, params[0],
+                                                     gauss_moment, params[0],
                                                      bytes) == PAGANI_OK;
     }
     return pagani_integrand_from_source(c, &f[SINGLE], DIM, scalar, params[0],
