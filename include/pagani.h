@@ -349,9 +349,7 @@ typedef struct pagani_options {
                                     3-D and 4-D at 1e-3 but 1.25 times
                                     over the suite and Genz's families at
                                     1e-3 and 1e-6 (README, "Choosing a
-                                    method"); in 3-D take 9 for f singular
-                                    at a corner (README, "Domains and
-                                    singularities") */
+                                    method") */
     int initial_splits;          /* parts per axis at the start; 0: 4 for
                                     n<5, 2 for n<=10, 1 above */
 

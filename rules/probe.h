@@ -89,107 +89,17 @@ PAGANI_HD double pagani_probe_coordinate(int v, int d, double c, double h)
     return ((v >> d) & 1) ? c + half * h : c - half * h;
 }
 
-/*
- * A probe above the rule's range at vertex v is a peak reaching in, or f
- * singular at v: x^-a on a face or a corner of the box, which every
- * region touching it sees at every level of refinement, since x^-a has
- * no scale (prod x_i^-1/2 in 4-D: the probe, 1e-4 widths from v, is
- * 2.5e6 times f at the rule's corner points, and volume * probe_max 6e6
- * times the region's integral, at every level; each halving cuts the
- * region's integral, and with it that floor, by 2^-1/2 only, so the
- * corner and the edges next to it never finished: issue 33). The probes
- * tell them apart. Where f is singular as a product of powers at v,
- * g(x) prod_d t_d^-a_d with t_d the distance from v's face along d and
- * a smooth g, the probe next to v across axis d (v with bit d flipped,
- * (1 - inset) widths from that face instead of inset) gives a_d =
- * log(f(v) / f(v^d)) / log((1 - inset) / inset), and the model predicts
- * f at the centre, half a width from every face, within the variation of
- * g. A peak does not fit it: a Gaussian of width s centred at v falls
- * by e^(-h^2 / 2 s^2) to its neighbours, a_d of 5.6 / 9.2 already at s
- * = 0.3 h (where the rule's points see it and no floor is set), and its
- * centre is then far below the model's (by 3.7 in log per axis). Where
- * every a_d < PAGANI_PROBE_POWER_MOST (integrable, with room) and the
- * centre is within a factor e^PAGANI_PROBE_POWER_FIT of the model
- * (the variation of smooth factors such as e^(-b x), b <= 3, on the
- * first regions), the singularity is the rule's business: its points
- * see f grow toward v and its null rules' error grows with it, as on a
- * singular face, where no floor was ever set (x_0^-0.9: the probe is
- * only 118 times the rule's nearest point); the floor above is not set
- * (for a scalar integrand: the backends fit a vector integrand's vertex
- * probes no more). PAGANI_PROBE_POWER_ROOM keeps the floor where the
- * singular axes (a_d above PAGANI_PROBE_POWER_LEAST) leave little
- * room, sum (1 - a_d) < 1/2 (4-D prod x_i^-0.9, whose rule error, with
- * the probes not run, can fall below the true error). An axial probe's miss (below) is fitted the same way,
- * t^-a toward its face from the probe and the rule's outermost point
- * on that side. The fit costs no call of f on the CPU (the GPU, which
- * keeps no probe values, takes f again at v's n neighbours).
- */
-#define PAGANI_PROBE_POWER_MOST 0.95
-#define PAGANI_PROBE_POWER_LEAST 0.2
-#define PAGANI_PROBE_POWER_ROOM 0.5
-#define PAGANI_PROBE_POWER_FIT 1.4
-
-/* Whether the largest |f| at the probes is above the rule's range. */
-PAGANI_HD int pagani_probe_above(double probe_max, double rule_max)
-{
-    return probe_max > PAGANI_PROBE_RATIO * rule_max;
-}
-
-/* What the fit of vertex v gathers over the axes: the largest a_d, their
- * sum, and the room of the singular axes (those with a_d above
- * PAGANI_PROBE_POWER_LEAST), the sum of 1 - a_d over them. */
-typedef struct pagani_power_fit {
-    double largest, sum, room;
-} pagani_power_fit;
-
-/* Adds an axis to *fit: |f| at_near, inset widths from the face, and
- * at_far, `far` widths from it. */
-PAGANI_HD void pagani_probe_power_add(pagani_power_fit *fit, double at_near,
-                                      double at_far, double far)
-{
-    const double span = log(far / PAGANI_PROBE_INSET);
-    const double a = at_far > 0.0 ? log(at_near / at_far) / span : PAGANI_PROBE_NO_MIN;
-    fit->largest = fmax(fit->largest, a);
-    fit->sum += a;
-    if (a > PAGANI_PROBE_POWER_LEAST) fit->room += 1.0 - a;
-}
-
-/* Whether f at vertex v fits a product of powers (above): v's fit over
- * the n axes, |f| at probe v and at the region's centre. */
-PAGANI_HD int pagani_probe_power_law(pagani_power_fit fit, double at_vertex,
-                                     double at_centre)
-{
-    const double reach = log(0.5 / PAGANI_PROBE_INSET);
-    if (!(fit.largest < PAGANI_PROBE_POWER_MOST && fit.room >= PAGANI_PROBE_POWER_ROOM &&
-          at_centre > 0.0))
-        return 0;
-    return fabs(log(at_vertex / at_centre) - fit.sum * reach) <= PAGANI_PROBE_POWER_FIT;
-}
-
-/* Whether f is a power law at vertex v of a region in n dimensions
- * (above): |f| at probe v, at its neighbours v^d (neighbour[d]) and at
- * the region's centre. */
-PAGANI_HD int pagani_probe_power_vertex(int n, double at_vertex, const double *neighbour,
-                                        double at_centre)
-{
-    pagani_power_fit fit = {0.0, 0.0, 0.0};
-    for (int d = 0; d < n; d++)
-        pagani_probe_power_add(&fit, at_vertex, neighbour[d], 1.0 - PAGANI_PROBE_INSET);
-    return pagani_probe_power_law(fit, at_vertex, at_centre);
-}
-
 /* The error that region's probes say it must at least carry, from the
  * largest and smallest |f| at the probes and at the rule's points: above,
- * volume * probe_max (all the peak could hold), unless f is a power law
- * at the probe's vertex (power_law: pagani_probe_power_law); below,
- * volume * (rule_min - probe_min) (what the rule's level loses where f
- * drops); 0 when the probes saw nothing the rule missed. */
+ * volume * probe_max (all the peak could hold); below, volume * (rule_min
+ * - probe_min) (what the rule's level loses where f drops); 0 when the
+ * probes saw nothing the rule missed. */
 PAGANI_HD double pagani_probe_floor(double volume, double probe_max, double probe_min,
-                                    double rule_max, double rule_min, int power_law)
+                                    double rule_max, double rule_min)
 {
     const double q = rule_min / rule_max;
     double floor = 0.0;
-    if (pagani_probe_above(probe_max, rule_max) && !power_law) floor = volume * probe_max;
+    if (probe_max > PAGANI_PROBE_RATIO * rule_max) floor = volume * probe_max;
     if (rule_min > 0.0 && probe_min < rule_min * q * q * q &&
         rule_min - probe_min > rule_max - rule_min)
         floor = fmax(floor, volume * (rule_min - probe_min));
@@ -285,12 +195,7 @@ PAGANI_HD double pagani_probe_axial_floor(double volume, const double *f, int n,
     const double miss = fabs(probe - quartic);
     const double noise = 64.0 * eps * (fabs(f0) + fabs(fap) + fabs(fam) + fabs(fbp) +
                                        fabs(fbm) + fabs(probe));
-    const double outer = side ? (fit->a_outer != 0.0 ? fam : fbm)
-                              : (fit->a_outer != 0.0 ? fap : fbp);
-    pagani_power_fit power = {0.0, 0.0, 0.0};
     if (!(miss > PAGANI_PROBE_AXIAL_SPREAD * fabs(quartic - quadratic) + noise)) return 0.0;
-    pagani_probe_power_add(&power, fabs(probe), fabs(outer), fit->sliver);
-    if (pagani_probe_power_law(power, fabs(probe), fabs(f0))) return 0.0;
     return volume * fit->sliver * miss;
 }
 

@@ -160,10 +160,6 @@ static void bench_cell_runs(pagani_context *ctx, pagani_integrand *f,
         pb = (bench_problem){fam->def, h.p, hard_params_size(&h), n, lower, upper,
                              hard_truth(&h), epsrel, c->cap};
         o.seed = seed;
-        if (code == BENCH_CUBATURE) {
-            o.rule_degree = c->rule_degree;
-            o.strategy = c->strategy;
-        }
         if (code == BENCH_HCUBATURE) {
             bench_run_hcubature(&pb, &r);
         } else if (pagani_integrand_set_params(f, pb.params, pb.params_size) != PAGANI_OK) {
@@ -339,10 +335,10 @@ int main(int argc, char **argv)
         else if (!strcmp(arg, "-c")) c.cap = (long long)atof(value);
         else if (!strcmp(arg, "-r")) c.runs = atoi(value);
         else if (!strcmp(arg, "-s")) c.seed = strtoull(value, NULL, 10);
-        else if (!strcmp(arg, "-d")) c.rule_degree = atoi(value);
         else if (!strcmp(arg, "-e") && parse_tolerances(value, &c)) continue;
         else if (!strcmp(arg, "-S") && (strategy = parse_strategy(value)) >= 0)
             c.strategy = (pagani_strategy)strategy;
+        else if (!strcmp(arg, "-d")) c.rule_degree = atoi(value);
         else if (!strcmp(arg, "-k") && (c.codes = parse_names(value, code_names, 4))) continue;
         else if (!strcmp(arg, "-f") && (families = parse_names(value, family_names, HARD_FAMILIES)))
             continue;

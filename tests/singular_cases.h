@@ -14,13 +14,13 @@
 #include "pagani.h"
 
 #define SINGULAR_MAX_DIM 4
-/* params: per axis its factor's kind (0: exp(c x), 1: (1 + c x)^-2), c
- * and its exponent a_i (0 on a regular axis) */
-#define SINGULAR_PARAMS (3 * SINGULAR_MAX_DIM)
+/* params: m, a, then per axis its factor's kind (0: exp(c x), 1:
+ * (1 + c x)^-2) and c */
+#define SINGULAR_PARAMS (2 + 2 * SINGULAR_MAX_DIM)
 
 typedef struct singular_case {
     int n, m;           /* dimension, singular axes (the first m) */
-    double a;           /* the largest exponent: x_i^-a_i */
+    double a;           /* the exponent: x^-a */
     double epsrel;
     double params[SINGULAR_PARAMS];
     double truth;
@@ -31,10 +31,10 @@ typedef struct singular_case {
 PAGANI_INTEGRAND(singular_f, {
     double v = 1.0;
     for (int i = 0; i < n; i++) {
-        const double c = p[3 * i + 1];
-        double g = p[3 * i] == 0.0 ? exp(c * x[i])
-                                    : 1.0 / ((1.0 + c * x[i]) * (1.0 + c * x[i]));
-        if (p[3 * i + 2] != 0.0) g *= pow(x[i], -p[3 * i + 2]);
+        const double c = p[3 + 2 * i];
+        double g = p[2 + 2 * i] == 0.0 ? exp(c * x[i])
+                                        : 1.0 / ((1.0 + c * x[i]) * (1.0 + c * x[i]));
+        if (i < (int)p[0]) g *= pow(x[i], -p[1]);
         v *= g;
     }
     return v;
@@ -68,45 +68,24 @@ static inline double singular_uniform(unsigned long long *state)
     return (double)(z >> 11) * 0x1.0p-53;
 }
 
-/* The case of dimension n, singular on the first m axes with exponents
- * a[0 .. m-1], tolerance epsrel, its smooth factors drawn from *state:
- * exp(c x) with c in [-2, 1], or (1 + c x)^-2 with c in [0, 1/2]. */
-static inline singular_case singular_make_powers(int n, int m, const double *a,
-                                                 double epsrel,
-                                                 unsigned long long *state)
+/* The case of dimension n, m singular axes, exponent a, tolerance epsrel,
+ * its smooth factors drawn from *state: exp(c x) with c in [-2, 1], or
+ * (1 + c x)^-2 with c in [0, 1/2]. */
+static inline singular_case singular_make(int n, int m, double a, double epsrel,
+                                          unsigned long long *state)
 {
-    singular_case s = {n, m, 0.0, epsrel, {0}, 1.0};
+    singular_case s = {n, m, a, epsrel, {0}, 1.0};
+    s.params[0] = m;
+    s.params[1] = a;
     for (int i = 0; i < n; i++) {
         const int kind = singular_uniform(state) < 0.5 ? 0 : 1;
         const double u = singular_uniform(state);
         const double c = kind == 0 ? -2.0 + 3.0 * u : 0.5 * u;
-        const double ai = i < m ? a[i] : 0.0;
-        s.params[3 * i] = kind;
-        s.params[3 * i + 1] = c;
-        s.params[3 * i + 2] = ai;
-        s.a = fmax(s.a, ai);
-        s.truth *= singular_axis_integral(kind, c, ai);
+        s.params[2 + 2 * i] = kind;
+        s.params[3 + 2 * i] = c;
+        s.truth *= singular_axis_integral(kind, c, i < m ? a : 0.0);
     }
     return s;
-}
-
-/* The case of dimension n, m singular axes, one exponent a for all of
- * them (singular_make_powers). */
-static inline singular_case singular_make(int n, int m, double a, double epsrel,
-                                          unsigned long long *state)
-{
-    const double all[SINGULAR_MAX_DIM] = {a, a, a, a};
-    return singular_make_powers(n, m, all, epsrel, state);
-}
-
-/* A corner case of dimension n: each axis's exponent drawn from *state in
- * (0, most), then its smooth factor (singular_make_powers). */
-static inline singular_case singular_make_corner(int n, double most, double epsrel,
-                                                 unsigned long long *state)
-{
-    double a[SINGULAR_MAX_DIM];
-    for (int i = 0; i < n; i++) a[i] = most * singular_uniform(state);
-    return singular_make_powers(n, n, a, epsrel, state);
 }
 
 #endif /* PAGANI_SINGULAR_CASES_H */

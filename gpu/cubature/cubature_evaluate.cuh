@@ -310,8 +310,7 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         const double below = probes ? probes[2 * owner] : single_below;
         const double relative = probes ? probes[2 * owner + 1] : single_relative;
         if ((e <= below || e <= relative * fabs(volume * r0)) &&
-            pagani_vertex_probes(c, h, volume, p, fmax_q, fmin_q, fabs(fd[0]), region,
-                                 shape.npoints,
+            pagani_vertex_probes(c, h, volume, p, fmax_q, fmin_q, region, shape.npoints,
                                  nonfinite + owner, &e, &split_axis))
             sign = 0;
     }

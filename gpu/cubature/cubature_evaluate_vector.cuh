@@ -80,9 +80,7 @@ pagani_vec_stage(const double *x, const void *p, double *stage, int row,
  * probes likewise, each keeping per axis the sum of +-a (a = max_c
  * weight(c) |f_c| at its probe) and each owner
  * the largest and smallest |f_c|; a component whose probes left the range
- * its rule points saw gets E_c = max(E_c, pagani_probe_floor(...); a
- * vector integrand's floor above is set also where f is a power law at
- * a vertex, as on the CPU), and
+ * its rule points saw gets E_c = max(E_c, pagani_probe_floor(...)), and
  * then the axis is that of the largest |sum| and (V, E) are formed
  * anew. Lane 0 writes V, E and the axis, the owners V_c and E_c at
  * comp_value[region * PAGANI_NCOMP + c] (coalesced). Shared memory:
@@ -363,7 +361,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
             const int comp = lane + 32 * j;
             if (comp >= PAGANI_NCOMP) break;
             const double floor = pagani_probe_floor(volume, probe_max[j], probe_min[j],
-                                                    rule_max[j], rule_min[j], 0);
+                                                    rule_max[j], rule_min[j]);
             if (floor > errc[comp]) {
                 errc[comp] = floor;
                 missed = true;

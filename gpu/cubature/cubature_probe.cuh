@@ -13,35 +13,6 @@
 
 #if !PAGANI_VECTOR && PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
 #define PAGANI_PROBE_PER_LANE (((1 << PAGANI_N) + 31) / 32)
-
-/* Whether f is a power law at the first vertex whose probe gave the
- * largest |f|, `top` (pagani_probe_power_vertex), taken by the calling
- * warp: a lane holding the largest (holds) offers its first such probe,
- * lane_top; lanes d < n take f at that vertex's neighbour across axis d
- * (the probe's own coordinates, so the bits the probe pass saw; not
- * finite counts as 0, reported by that pass), and lane 0 fits them in
- * order of d, as the CPU does. The result is the same in every lane. */
-__device__ __forceinline__ bool pagani_power_law_vertex(const double *c, const double *h,
-                                                        const void *params, bool holds,
-                                                        int lane_top, double top,
-                                                        double at_centre)
-{
-    const int lane = threadIdx.x & 31;
-    int v = holds ? lane_top : 1 << PAGANI_N;
-    double at = 0.0, neighbour[PAGANI_N];
-    for (int off = 16; off > 0; off >>= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, off));
-    if (lane < PAGANI_N) {
-        double xq[PAGANI_N];
-#pragma unroll
-        for (int d = 0; d < PAGANI_N; d++)
-            xq[d] = pagani_probe_coordinate(v ^ (1 << lane), d, c[d], h[d]);
-        at = fabs(pagani_integrand_device(xq, params));
-        if (!isfinite(at)) at = 0.0;
-    }
-#pragma unroll
-    for (int d = 0; d < PAGANI_N; d++) neighbour[d] = __shfl_sync(0xffffffffu, at, d);
-    return pagani_probe_power_vertex(PAGANI_N, top, neighbour, at_centre) != 0;
-}
 /*
  * The 2^n vertex probes of a region (centre c, widths h, volume), taken
  * by the calling warp (every lane calls, with the same region): lane j
@@ -55,24 +26,18 @@ __device__ __forceinline__ bool pagani_power_law_vertex(const double *c, const d
  * probes set against the rule's largest and smallest |f| (rule_max,
  * rule_min; pagani_probe_floor) exceeds *error, every lane gets it in
  * *error and the axis of the largest |sum| in *split_axis, as on the CPU
- * backend, and returns true; no floor above where f is a power law at the
- * vertex of the largest probe (pagani_probe_power_vertex, with f at the
- * centre `at_centre`: lanes d < n take f again at that vertex's
- * neighbours, and lane 0 fits them in the CPU's order). A NaN or
- * infinite f counts as 0 and its (region, point) goes to *nonfinite
- * (atomicMin, as the rule's points do).
+ * backend, and returns true. A NaN or infinite f counts as 0 and its
+ * (region, point) goes to *nonfinite (atomicMin, as the rule's points do).
  */
 __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const double *h,
                                                      double volume, const void *params,
                                                      double rule_max, double rule_min,
-                                                     double at_centre,
                                                      long long region, int npoints,
                                                      unsigned long long *nonfinite,
                                                      double *error, int *split_axis)
 {
     const int lane = threadIdx.x & 31;
     double xq[PAGANI_N], probe_max = 0.0, probe_min = PAGANI_PROBE_NO_MIN, lane_sum = 0.0;
-    int lane_top = 0; /* the lane's first probe of the largest |f| */
     double high_sum[PAGANI_N > PAGANI_LANE_BITS ? PAGANI_N - PAGANI_LANE_BITS : 1];
     bool reported = false;
 #pragma unroll
@@ -101,7 +66,6 @@ __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const doub
             a = 0.0;
         }
         a = fabs(a);
-        if (a > probe_max || i == 0) lane_top = v;
         probe_max = fmax(probe_max, a);
         probe_min = fmin(probe_min, a);
         lane_sum += a;
@@ -109,14 +73,9 @@ __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const doub
         for (int d = PAGANI_LANE_BITS; d < PAGANI_N; d++)
             high_sum[d - PAGANI_LANE_BITS] += ((v >> d) & 1) ? a : -a;
     }
-    const double lane_max = probe_max;
     probe_max = pagani_warp_max(probe_max);
     probe_min = pagani_warp_min(probe_min);
-    const bool power_law = pagani_probe_above(probe_max, rule_max) &&
-                           pagani_power_law_vertex(c, h, params, lane_max == probe_max, lane_top,
-                                                   probe_max, at_centre);
-    const double floor = pagani_probe_floor(volume, probe_max, probe_min, rule_max, rule_min,
-                                            power_law);
+    const double floor = pagani_probe_floor(volume, probe_max, probe_min, rule_max, rule_min);
     if (!(floor > *error)) return false;
     double best = -1.0;
 #pragma unroll

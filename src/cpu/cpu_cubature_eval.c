@@ -101,39 +101,23 @@ static int check_axial(const cpu_cubature *c, cpu_values *values,
     return missed;
 }
 
-/* Whether f (a scalar integrand) at the vertex of region i whose probe
- * was the largest, of the |f| `at` the 2^n probes, is a power law there
- * (probe.h), with f at the centre `at_centre`. */
-static int power_law_vertex(int n, const double *at, double at_centre)
-{
-    double neighbour[PAGANI_PROBE_MAX_DIM];
-    int v = 0;
-    for (int u = 1; u < 1 << n; u++)
-        if (at[u] > at[v]) v = u;
-    for (int d = 0; d < n; d++) neighbour[d] = at[v ^ (1 << d)];
-    return pagani_probe_power_vertex(n, at[v], neighbour, at_centre);
-}
-
 /* The vertex probes of region i (probe.h), component by component: a
  * component whose |f_k| at the probes leaves the range its rule's points
  * saw, rule_max[k] and rule_min[k], gets its error raised to the floor
  * the probes set, when that is larger; when any did, the region is split
  * across the axis where the probes' weighted largest |f_k| differ most.
- * A scalar f singular as a power law at a vertex (power_law_vertex, with
- * f at the centre `at_centre`) sets no floor above. Returns whether any
- * did. scratch: 2n + 3 ncomp doubles. */
+ * Returns whether any did. scratch: 2n + 3 ncomp doubles. */
 static int check_probes(const cpu_cubature *c, cpu_values *values,
                         long long i, const void *params,
                         const double *lo, const double *w, double volume,
                         const double *rule_max, const double *rule_min,
-                        double at_centre, double *error, double *scratch,
-                        int *first_bad)
+                        double *error, double *scratch, int *first_bad)
 {
     const int n = c->n, C = c->ncomp, owner = c->owner[c->cur][i];
     double *x = scratch, *side = x + n, *fx = side + n, *probe_max = fx + C;
-    double *probe_min = probe_max + C, at[1 << PAGANI_PROBE_MAX_DIM];
+    double *probe_min = probe_max + C;
     const int vertices = c->rule->nprobes > 0 ? 1 << n : 0;
-    int axis = 0, missed = 0, power_law;
+    int axis = 0, missed = 0;
 
     for (int d = 0; d < n; d++) side[d] = 0.0;
     for (int k = 0; k < C; k++) {
@@ -144,7 +128,6 @@ static int check_probes(const cpu_cubature *c, cpu_values *values,
         double a = 0.0;
         f_at(c, values, i, params, c->rule->npoints + v, lo, w, x, fx,
              first_bad);
-        at[v] = fabs(fx[0]);
         for (int k = 0; k < C; k++) {
             double ak = fabs(fx[k]);
             probe_max[k] = fmax(probe_max[k], ak);
@@ -154,11 +137,9 @@ static int check_probes(const cpu_cubature *c, cpu_values *values,
         }
         for (int d = 0; d < n; d++) side[d] += (v >> d & 1) ? a : -a;
     }
-    power_law = C == 1 && pagani_probe_above(probe_max[0], rule_max[0]) &&
-                power_law_vertex(n, at, at_centre);
     for (int k = 0; k < C; k++) {
         double floor = pagani_probe_floor(volume, probe_max[k], probe_min[k],
-                                          rule_max[k], rule_min[k], power_law);
+                                          rule_max[k], rule_min[k]);
         if (floor > error[k]) {
             error[k] = floor;
             missed = 1;
@@ -237,7 +218,7 @@ void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
                    c->error[i] <= probe_relative * fabs(c->value[i]);
     if (c->probed[i] &&
         check_probes(c, values, i, params, lo, w, volume, rule_max, rule_min,
-                     fabs(f_axis[0]), error, probe_scratch, &first_bad)) {
+                     error, probe_scratch, &first_bad)) {
         cpu_store_region(c, i, value, error);
         raised = 1;
     }
