@@ -358,6 +358,18 @@ static void set_word(unsigned char *buf, int word, unsigned long long v)
     memcpy(buf + 8 * (size_t)word, &v, 8);
 }
 
+/* Writes the file `good` (n bytes) with `count` header words changed,
+ * word[i] to value[i], and its checksum made to fit them. */
+static void forge(const unsigned char *good, size_t n, int count,
+                  const int *word, const unsigned long long *value)
+{
+    static unsigned char bad[1 << 16];
+    memcpy(bad, good, n);
+    for (int i = 0; i < count; i++) set_word(bad, word[i], value[i]);
+    reseal(bad, n);
+    write_all(path, bad, n);
+}
+
 /* A run of f with params p, box [0, top]^n and options o against the
  * file: refused with PAGANI_ERR_STATE and a message holding `says`, the
  * file left as it was. */
@@ -401,25 +413,17 @@ static void refusal_checks(pagani_integrand *f)
     seed.seed = 12;
     refused(f, params[0], 1.0, seed, "the options", "another seed");
 
-    memcpy(bad, good, n);
-    set_word(bad, W_METHOD, PAGANI_VEGAS);
-    reseal(bad, n);
-    write_all(path, bad, n);
+    forge(good, n, 1, (const int[]){W_METHOD},
+          (const unsigned long long[]){PAGANI_VEGAS});
     refused(f, params[0], 1.0, options(), "another method (vegas",
             "another method (forged)");
 
-    memcpy(bad, good, n);
-    set_word(bad, W_RANK, 1);
-    set_word(bad, W_RANKS, 4);
-    reseal(bad, n);
-    write_all(path, bad, n);
+    forge(good, n, 2, (const int[]){W_RANK, W_RANKS},
+          (const unsigned long long[]){1, 4});
     refused(f, params[0], 1.0, options(), "rank 1 of 4 ranks",
             "another number of ranks (forged)");
 
-    memcpy(bad, good, n);
-    set_word(bad, W_FORMAT, 3);
-    reseal(bad, n);
-    write_all(path, bad, n);
+    forge(good, n, 1, (const int[]){W_FORMAT}, (const unsigned long long[]){3});
     refused(f, params[0], 1.0, options(), "of format 3",
             "a newer format (forged)");
 
