@@ -121,6 +121,8 @@ module pagani
     integer(c_int), parameter :: PAGANI_MAX_COMPONENTS = 64
     integer(c_long_long), parameter :: PAGANI_DEFAULT_BLOCK = 8192
     real(c_double), parameter :: PAGANI_MC_SIGMAS_MAX = 100.0_c_double
+    ! pagani_options%batch_warm_stride: the measured choice
+    integer(c_int), parameter :: PAGANI_BATCH_WARM_STRIDE = 8
 
     ! pagani_options%flags, combined with ior()
     integer(c_int), parameter :: PAGANI_FLAG_NO_RELERR_FILTER = 1
@@ -176,6 +178,7 @@ module pagani
         integer(c_int) :: strategy    ! cubature: PAGANI_STRATEGY_*
         type(c_ptr) :: vegas_grid_in  ! Vegas warm start: grid, or null
         type(c_ptr) :: vegas_grid_out ! Vegas: grid to fill, or null
+        integer(c_int) :: batch_warm_stride ! Vegas batch: pilot stride, 0 off
     end type
 
     ! struct pagani_result

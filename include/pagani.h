@@ -310,6 +310,11 @@ typedef int (*pagani_progress_fn)(int iteration, long long size,
  * by one call while another reads it. */
 typedef struct pagani_vegas_grid pagani_vegas_grid;
 
+/* options.batch_warm_stride: one pilot in this many integrals, the
+ * stride that saved most on a scan (README, "Checkpoints and warm
+ * starts"). */
+#define PAGANI_BATCH_WARM_STRIDE 8
+
 /* Options of one integration. Start from pagani_options_default(method). */
 typedef struct pagani_options {
     pagani_method method;
@@ -480,6 +485,23 @@ typedef struct pagani_options {
      * neither (PAGANI_ERR_OPTION); the other methods ignore both. */
     const pagani_vegas_grid *vegas_grid_in;  /* NULL (default): uniform */
     pagani_vegas_grid *vegas_grid_out;       /* NULL (default): none */
+
+    /* Vegas batches of a scan, warm (README, "Checkpoints and warm
+     * starts"): with batch_warm_stride m >= 2, a PAGANI_VEGAS batch
+     * (pagani_integrate_batch) whose neighbours by index are nearby
+     * integrals runs in two waves, each one batch: the pilots, integrals
+     * 0, m, 2m, ..., as without it; then every other integral from the
+     * final grid of its nearest pilot by index (the lower one on a tie),
+     * with at most 1 grid-adjusting iteration (vegas_adjust_iterations
+     * 0 stays 0). Each result is the bits of a single call with
+     * vegas_grid_in that pilot's grid and vegas_adjust_iterations 1; the
+     * progress callback sees each wave's iterations in turn, and a stop
+     * in the first ends the second's integrals unrun (PAGANI_STOPPED, 0
+     * iterations, value NaN). PAGANI_BATCH_WARM_STRIDE is the measured
+     * choice. Not with Vegas+, state_path or an MPI context
+     * (PAGANI_ERR_OPTION, as are 1 and negative values); the other
+     * methods ignore it. */
+    int batch_warm_stride;       /* 0 (default): every integral cold */
 } pagani_options;
 
 /* Why PAGANI_AUTO chose the method that ran (pagani_result.auto_reason).

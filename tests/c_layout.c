@@ -62,6 +62,7 @@ int main(void)
     FIELD(pagani_options, strategy);
     FIELD(pagani_options, vegas_grid_in);
     FIELD(pagani_options, vegas_grid_out);
+    FIELD(pagani_options, batch_warm_stride);
 
     SIZE(pagani_result);
     FIELD(pagani_result, value);

@@ -74,6 +74,8 @@ program fortran_layout
         c_loc(o%vegas_grid_in))
     call field('pagani_options.vegas_grid_out', c_loc(o), &
         c_loc(o%vegas_grid_out))
+    call field('pagani_options.batch_warm_stride', c_loc(o), &
+        c_loc(o%batch_warm_stride))
 
     call size('pagani_result', c_sizeof(r))
     call field('pagani_result.value', c_loc(r), c_loc(r%value))

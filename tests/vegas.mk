@@ -17,13 +17,20 @@ tests_bench_vegas_SOURCES = tests/bench_vegas.c tests/vegas_sinsum.h tests/suite
 tests_bench_vegas_LDADD = $(TEST_LIBS)
 
 # Vegas warm starts (vegas_grid_in, vegas_grid_out): a scan cold and warm,
-# honest and cheaper; the refusals. bench_warm: the scan of 1,000 points
-# (a program, not a test).
+# honest and cheaper; the refusals. bench_warm: the scan of 1,000 points,
+# one by one and as a batch (a program, not a test).
 check_PROGRAMS += tests/test_vegas_warm
 tests_test_vegas_warm_SOURCES = tests/test_vegas_warm.c tests/warm_scan.h \
 	tests/batch_cases.h tests/genz.h
 tests_test_vegas_warm_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_vegas_warm
+# Vegas batches of a scan with warm starts (batch_warm_stride): honest,
+# cheaper than cold, each result the single call's bits; the refusals.
+check_PROGRAMS += tests/test_vegas_batch_warm
+tests_test_vegas_batch_warm_SOURCES = tests/test_vegas_batch_warm.c \
+	tests/warm_scan.h tests/batch_cases.h tests/genz.h
+tests_test_vegas_batch_warm_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_vegas_batch_warm
 noinst_PROGRAMS += tests/bench_warm
 tests_bench_warm_SOURCES = tests/bench_warm.c tests/warm_scan.h \
 	tests/batch_cases.h tests/genz.h

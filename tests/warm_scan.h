@@ -7,7 +7,8 @@
  * the options say) or warm (every point after the first from the grid
  * the one before left, with 1 adjusting iteration), point k with seed
  * opt.seed + k (independent draws, so that the scan's deviations from
- * the truth say something of the errors' honesty), and judged against
+ * the truth say something of the errors' honesty), or as one batch
+ * (one seed) cold or with options.batch_warm_stride, and judged against
  * the closed form: how many converged, how many within 2 and 4 reported
  * sigma of the truth, and the work.
  */
@@ -15,6 +16,7 @@
 #define PAGANI_TESTS_WARM_SCAN_H
 
 #include <math.h>
+#include <stdlib.h>
 #include "pagani.h"
 #include "batch_cases.h"
 
@@ -36,6 +38,20 @@ static inline void warm_scan_point(int k, int count, double *p)
     p[1] = 0.2 + 0.05 * t;
 }
 
+/* Counts result r of the point whose integral is `truth` into s. */
+static inline void warm_scan_judge(warm_scan *s, const pagani_result *r,
+                                   double truth)
+{
+    const double sigmas = fabs(r->value - truth) / r->error;
+
+    s->points++;
+    s->converged += r->status == PAGANI_CONVERGED;
+    s->within2 += sigmas <= 2.0;
+    s->within4 += sigmas <= 4.0;
+    if (!(sigmas <= s->worst)) s->worst = sigmas;
+    s->evaluations += r->evaluations;
+}
+
 /* Runs the scan of `count` points of f (made from batch_gaussian in n
  * dimensions) with options opt, warm or cold. */
 static inline warm_scan warm_scan_run(pagani_context *ctx, pagani_integrand *f,
@@ -53,11 +69,10 @@ static inline warm_scan warm_scan_run(pagani_context *ctx, pagani_integrand *f,
 
     opt.vegas_grid_out = grid;
     for (int k = 0; k < count && s.rc == PAGANI_OK; k++) {
-        double p[BATCH_PARAMS], truth, sigmas;
+        double p[BATCH_PARAMS];
         pagani_result r;
 
         warm_scan_point(k, count, p);
-        truth = batch_gaussian_truth(p, n, lower, upper);
         if (warm && k == 1) {
             opt.vegas_grid_in = grid;
             opt.vegas_adjust_iterations = 1;
@@ -67,16 +82,41 @@ static inline warm_scan warm_scan_run(pagani_context *ctx, pagani_integrand *f,
         if (s.rc == PAGANI_OK)
             s.rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);
         if (s.rc != PAGANI_OK) break;
-        sigmas = fabs(r.value - truth) / r.error;
-        s.points++;
-        s.converged += r.status == PAGANI_CONVERGED;
-        s.within2 += sigmas <= 2.0;
-        s.within4 += sigmas <= 4.0;
-        if (!(sigmas <= s.worst)) s.worst = sigmas;
-        s.evaluations += r.evaluations;
+        warm_scan_judge(&s, &r, batch_gaussian_truth(p, n, lower, upper));
         s.seconds += r.seconds;
     }
     pagani_vegas_grid_destroy(grid);
+    return s;
+}
+
+/* The scan of `count` points as one batch (pagani_integrate_batch, every
+ * point with opt.seed) with options.batch_warm_stride `stride` (0: cold);
+ * results, when not NULL, gets the count results. */
+static inline warm_scan warm_scan_batch(pagani_context *ctx,
+                                        pagani_integrand *f, int n, int count,
+                                        int stride, pagani_options opt,
+                                        pagani_result *results)
+{
+    double lower[PAGANI_MAX_DIM], upper[PAGANI_MAX_DIM];
+    double *p = malloc(sizeof(double) * BATCH_PARAMS * (size_t)count);
+    pagani_result *r = results ? results : malloc(sizeof *r * (size_t)count);
+    warm_scan s = {0};
+
+    batch_unit_cube(lower, upper, n);
+    if (!p || !r) s.rc = PAGANI_ERR_NO_MEMORY;
+    for (int k = 0; k < count && s.rc == PAGANI_OK; k++)
+        warm_scan_point(k, count, p + (size_t)k * BATCH_PARAMS);
+    opt.batch_warm_stride = stride;
+    if (s.rc == PAGANI_OK)
+        s.rc = pagani_integrate_batch(ctx, f, count, p, BATCH_BLOCK, lower,
+                                      upper, 0, &opt, r);
+    for (int k = 0; k < count && s.rc == PAGANI_OK; k++)
+        warm_scan_judge(&s, &r[k],
+                        batch_gaussian_truth(p + (size_t)k * BATCH_PARAMS, n,
+                                             lower, upper));
+    if (s.rc == PAGANI_OK) s.seconds = r[0].seconds;
+    free(p);
+    if (!results) free(r);
     return s;
 }
 

@@ -95,6 +95,7 @@ class Options(Structure):
         ("strategy", c_int),
         ("vegas_grid_in", c_void_p),
         ("vegas_grid_out", c_void_p),
+        ("batch_warm_stride", ctypes.c_int),
     ]
 
 

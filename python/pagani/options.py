@@ -24,6 +24,7 @@ FIELDS = {
     "mc_sigmas": float,
     "domain_scale": float,
     "state_interval": float,
+    "batch_warm_stride": int,
 }
 
 

@@ -160,4 +160,32 @@ void pagani_vegas_warm_start(vegas_run *r, const pagani_options *opt);
 int pagani_vegas_warm_keep(pagani_context *ctx, const vegas_run *r,
                            const pagani_options *opt);
 
+/* Grids of a run's integrals that its caller hands in and takes out
+ * (the waves of a batch with warm starts, vegas_batch_warm.c). */
+typedef struct vegas_grids {
+    const double *const *start; /* K grids (the plan's grid_axes x
+                                   (vegas_bins + 1) edges each) integral k
+                                   starts from, in place of vegas_grid_in
+                                   or a uniform grid; NULL: those */
+    double *final;              /* NULL, or room for K grids: where each
+                                   integral's final grid is left when the
+                                   run returns PAGANI_OK or
+                                   PAGANI_ERR_NONFINITE */
+} vegas_grids;
+
+/* pagani_vegas_integrate (methods.h) without batch_warm_stride: one run
+ * of the batch, every integral from the grid that grids (or NULL: the
+ * options) says. */
+int pagani_vegas_run(pagani_context *ctx, pagani_integrand *f,
+                     const pagani_batch *batch, const pagani_options *opt,
+                     pagani_result *results, const vegas_grids *grids);
+
+/* A batch with options.batch_warm_stride m != 0 (vegas_batch_warm.c):
+ * checks m (PAGANI_ERR_OPTION) and runs the batch in two waves, the
+ * pilots (every m-th integral) cold, then the others each from its
+ * nearest pilot's final grid. */
+int pagani_vegas_batch_warm(pagani_context *ctx, pagani_integrand *f,
+                            const pagani_batch *batch,
+                            const pagani_options *opt, pagani_result *results);
+
 #endif /* PAGANI_VEGAS_H */

@@ -68,7 +68,9 @@
  * returns PAGANI_ERR_NONFINITE naming the first such member. With more
  * than one member the progress callback is called once per iteration with
  * the number of members still running and the first one's estimate and
- * error; a stop ends every member still running.
+ * error; a stop ends every member still running. A batch with
+ * batch_warm_stride runs as two such runs, its pilots cold and then the
+ * others from their pilots' grids (vegas_batch_warm.c).
  *
  * Checkpoints (options state_path; vegas_checkpoint.c): the random
  * stream is a function of (seed, iteration, cube, sample), so the state
@@ -678,9 +680,32 @@ static int iterate(pagani_context *ctx, vegas_run *r, const pagani_options *opt,
     return report(ctx, r);
 }
 
+/* Every member's first grid: the caller's (grids->start), else
+ * vegas_grid_in's (none: left uniform). */
+static void place_grids(vegas_run *r, const pagani_options *opt,
+                        const vegas_grids *grids)
+{
+    if (!grids || !grids->start) {
+        pagani_vegas_warm_start(r, opt);
+        return;
+    }
+    for (int k = 0; k < r->count; k++)
+        memcpy(r->grids + (size_t)k * r->grid_size, grids->start[k],
+               r->grid_size * sizeof *r->grids);
+}
+
 int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
                            const pagani_batch *batch, const pagani_options *opt,
                            pagani_result *results)
+{
+    if (opt->batch_warm_stride != 0)
+        return pagani_vegas_batch_warm(ctx, f, batch, opt, results);
+    return pagani_vegas_run(ctx, f, batch, opt, results, NULL);
+}
+
+int pagani_vegas_run(pagani_context *ctx, pagani_integrand *f,
+                     const pagani_batch *batch, const pagani_options *opt,
+                     pagani_result *results, const vegas_grids *grids)
 {
     vegas_run r;
     int rc, start = 0;
@@ -709,14 +734,18 @@ int pagani_vegas_integrate(pagani_context *ctx, pagani_integrand *f,
         job->width = r.width;
         rc = r.ops->setup(ctx->backend_state, job, &r.state);
     }
-    if (rc == PAGANI_OK && opt->vegas_grid_in) {
-        pagani_vegas_warm_start(&r, opt);
+    if (rc == PAGANI_OK && (opt->vegas_grid_in || (grids && grids->start))) {
+        place_grids(&r, opt, grids);
         rc = r.ops->set_grids(r.state, 0, r.count, r.grids);
     }
     if (rc == PAGANI_OK)
         rc = pagani_vegas_checkpoint_resume(ctx, &r, results, &start);
     if (rc == PAGANI_OK) rc = iterate(ctx, &r, opt, start, results);
     if (rc == PAGANI_OK) rc = pagani_vegas_warm_keep(ctx, &r, opt);
+    if ((rc == PAGANI_OK || rc == PAGANI_ERR_NONFINITE) && grids &&
+        grids->final)
+        memcpy(grids->final, r.grids,
+               (size_t)r.count * r.grid_size * sizeof *r.grids);
     free_run(&r);
     return rc;
 }
