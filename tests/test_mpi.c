@@ -15,7 +15,9 @@
  *                        and exit status 1 when not)
  *   test_mpi fail WHAT R makes rank R alone fail (WHAT: memory: a budget
  *                        too small; compile: source with an error; option:
- *                        qmc_shifts 1) or puts a NaN where one rank's share of
+ *                        qmc_shifts 1; batch-warm: every rank asks for
+ *                        batch_warm_stride, refused on an MPI context)
+ *                        or puts a NaN where one rank's share of
  *                        QMC points (nan), Vegas cubes (vegas-nan) or
  *                        cubature regions (cubature-nan) meets it, or in
  *                        the last integral
@@ -346,6 +348,10 @@ static int fail(pagani_context *ctx, const char *what, int bad)
         opt.method = PAGANI_QMC;
         if (rank == bad) opt.qmc_shifts = 1;
         want = PAGANI_ERR_OPTION;
+    } else if (!strcmp(what, "batch-warm")) {
+        opt.method = PAGANI_VEGAS; /* every rank: not on an MPI context */
+        opt.batch_warm_stride = 2;
+        want = PAGANI_ERR_OPTION;
     } else {
         opt.method = !strcmp(what, "vegas-nan")      ? PAGANI_VEGAS
                      : !strcmp(what, "cubature-nan") ? PAGANI_CUBATURE
@@ -354,7 +360,9 @@ static int fail(pagani_context *ctx, const char *what, int bad)
     }
     rc = pagani_integrate(ctx, f, lower, upper, &opt, &r);
     pagani_integrand_destroy(f);
-    return report_codes(ctx, rc, want);
+    return report_codes(ctx, rc, want) &&
+           (strcmp(what, "batch-warm") ||
+            strstr(pagani_context_message(ctx), "MPI context"));
 }
 
 /* The differ run: rank `odd` alone calls with another `what` than the

@@ -12,7 +12,8 @@
 #    region list is partitioned, the same status and values within the
 #    sum of the two errors. Each true error is within its epsrel; the
 #    ranks of a run agree bit for bit.
-#  - faults: one rank alone fails (memory budget, compiler, option) or a
+#  - faults: one rank alone fails (memory budget, compiler, option; every
+#    rank: batch_warm_stride, refused on an MPI context) or a
 #    NaN lies in one rank's share of the QMC points, the Vegas cubes, the
 #    cubature regions or a batch: every rank returns the same code with one message (in a
 #    batch naming the integral by its index in the whole batch), and
@@ -103,7 +104,7 @@ done
 
 # WHAT on the last rank alone: every rank returns the same code and one
 # message, and nothing hangs.
-for what in memory compile option nan vegas-nan cubature-nan batch-nan; do
+for what in memory compile option batch-warm nan vegas-nan cubature-nan batch-nan; do
     for np in $others; do
         tap_show="$tmp/out.$np $tmp/err.$np"
         run "$np" fail "$what" $((np - 1))
