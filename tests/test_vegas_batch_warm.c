@@ -33,15 +33,7 @@
 
 static pagani_context *ctx;
 
-static pagani_options options(void)
-{
-    pagani_options o = pagani_options_default(PAGANI_VEGAS);
-    o.epsrel = 1e-3;
-    o.seed = 7;
-    o.vegas_calls = 1e4;
-    o.vegas_bins = 100;
-    return o;
-}
+static pagani_options options(void) { return warm_scan_test_options(); }
 
 static void scan_checks(pagani_integrand *f)
 {
@@ -166,22 +158,30 @@ static void vector_check(pagani_integrand *f)
            "every integral's component where its result says (code %d)", rc);
 }
 
+/* A scan of 12 points as one batch with one pilot in 4 and options o,
+ * the centres of integrals bad0 and bad1 NaN (-1: none). */
+static int batch_of_12(pagani_integrand *f, pagani_options o, int bad0,
+                       int bad1, pagani_result *r)
+{
+    double lower[DIM], upper[DIM], p[BATCH_PARAMS * 12];
+
+    batch_unit_cube(lower, upper, DIM);
+    for (int k = 0; k < 12; k++) warm_scan_point(k, 12, p + BATCH_PARAMS * k);
+    if (bad0 >= 0) p[BATCH_PARAMS * bad0] = NAN;
+    if (bad1 >= 0) p[BATCH_PARAMS * bad1] = NAN;
+    o.batch_warm_stride = 4;
+    return pagani_integrate_batch(ctx, f, 12, p, BATCH_BLOCK, lower, upper, 0,
+                                  &o, r);
+}
+
 /* A batch of 12, one pilot in 4, whose integrals bad0 and bad1 have a
  * NaN centre: the message names integral `named`. */
 static void nan_check(pagani_integrand *f, int bad0, int bad1, int named)
 {
-    double lower[DIM], upper[DIM], p[BATCH_PARAMS * 12];
-    pagani_options o = options();
     pagani_result r[12];
     char says[32];
-    int rc, others = 1;
+    int rc = batch_of_12(f, options(), bad0, bad1, r), others = 1;
 
-    batch_unit_cube(lower, upper, DIM);
-    for (int k = 0; k < 12; k++) warm_scan_point(k, 12, p + BATCH_PARAMS * k);
-    p[BATCH_PARAMS * bad0] = p[BATCH_PARAMS * bad1] = NAN;
-    o.batch_warm_stride = 4;
-    rc = pagani_integrate_batch(ctx, f, 12, p, BATCH_BLOCK, lower, upper, 0,
-                                &o, r);
     for (int k = 0; k < 12; k++)
         if (k != bad0 && k != bad1) others &= r[k].status == PAGANI_CONVERGED;
     snprintf(says, sizeof says, "integral %d:", named);
@@ -203,17 +203,12 @@ static int stop_at_once(int iteration, long long size, double estimate,
 
 static void stop_check(pagani_integrand *f)
 {
-    double lower[DIM], upper[DIM], p[BATCH_PARAMS * 12];
     pagani_options o = options();
     pagani_result r[12];
     int rc, stopped = 0;
 
-    batch_unit_cube(lower, upper, DIM);
-    for (int k = 0; k < 12; k++) warm_scan_point(k, 12, p + BATCH_PARAMS * k);
-    o.batch_warm_stride = 4;
     o.progress = stop_at_once;
-    rc = pagani_integrate_batch(ctx, f, 12, p, BATCH_BLOCK, lower, upper, 0,
-                                &o, r);
+    rc = batch_of_12(f, o, -1, -1, r);
     for (int k = 0; k < 12; k++) {
         const int pilot = k % 4 == 0;
         stopped += r[k].status == PAGANI_STOPPED &&

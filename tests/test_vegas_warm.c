@@ -23,15 +23,7 @@
 
 static pagani_context *ctx;
 
-static pagani_options options(void)
-{
-    pagani_options o = pagani_options_default(PAGANI_VEGAS);
-    o.epsrel = 1e-3;
-    o.seed = 7;
-    o.vegas_calls = 1e4;
-    o.vegas_bins = 100;
-    return o;
-}
+static pagani_options options(void) { return warm_scan_test_options(); }
 
 static void honest(const warm_scan *s, const char *which)
 {

@@ -30,6 +30,18 @@ typedef struct warm_scan {
     double seconds;        /* all points' (pagani_result.seconds) */
 } warm_scan;
 
+/* The tests' options (test_vegas_warm.c, test_vegas_batch_warm.c):
+ * Vegas at epsrel 1e-3, seed 7, 1e4 calls per iteration, 100 bins. */
+static inline pagani_options warm_scan_test_options(void)
+{
+    pagani_options o = pagani_options_default(PAGANI_VEGAS);
+    o.epsrel = 1e-3;
+    o.seed = 7;
+    o.vegas_calls = 1e4;
+    o.vegas_bins = 100;
+    return o;
+}
+
 /* Point k of `count`: c from 0.45 to 0.55, w from 0.2 to 0.25. */
 static inline void warm_scan_point(int k, int count, double *p)
 {
