@@ -122,7 +122,7 @@ module pagani
     integer(c_long_long), parameter :: PAGANI_DEFAULT_BLOCK = 8192
     real(c_double), parameter :: PAGANI_MC_SIGMAS_MAX = 100.0_c_double
     ! pagani_options%batch_warm_stride: the measured choice
-    integer(c_int), parameter :: PAGANI_BATCH_WARM_STRIDE = 8
+    integer(c_int), parameter :: PAGANI_BATCH_WARM_STRIDE = 16
 
     ! pagani_options%flags, combined with ior()
     integer(c_int), parameter :: PAGANI_FLAG_NO_RELERR_FILTER = 1

@@ -6,8 +6,10 @@
  * batch cold and with options.batch_warm_stride m for each m of
  * STRIDES (pilots cold, the others from their nearest pilot's grid), on
  * BACKEND. Prints one line per mode: points converged, within 2 and 4
- * reported sigma of the truth, the worst deviation, evaluations and
- * seconds (the calls' own, pagani_result.seconds).
+ * reported sigma of the truth, the worst deviation, evaluations, rounds
+ * (iterations run one after another: a GPU pays a round trip for each;
+ * a batch's two waves run one after the other) and seconds (the calls'
+ * own, pagani_result.seconds).
  *
  *   bench_warm [cpu|cuda [POINTS [N [EPSREL [CALLS [STRIDES]]]]]]
  *   (defaults: cpu 1000 4 1e-3 1e5 2,4,8,16,32,64)
@@ -24,8 +26,8 @@ static void print_row(pagani_context *ctx, const char *mode, warm_scan s)
     if (s.rc != PAGANI_OK)
         fprintf(stderr, "bench_warm: %s: %s\n", pagani_strerror(s.rc),
                 pagani_context_message(ctx));
-    printf("%-10s %9d %9d %9d %7.2f %14lld %10.3f\n", mode, s.converged,
-           s.within2, s.within4, s.worst, s.evaluations, s.seconds);
+    printf("%-10s %9d %9d %9d %7.2f %14lld %7d %10.3f\n", mode, s.converged,
+           s.within2, s.within4, s.worst, s.evaluations, s.rounds, s.seconds);
 }
 
 int main(int argc, char **argv)
@@ -55,8 +57,8 @@ int main(int argc, char **argv)
     o.vegas_calls = calls;
     printf("# Vegas scan of %d Gaussians, %d-D, epsrel %g, %g calls, %s\n",
            points, n, epsrel, calls, cuda ? "cuda" : "cpu");
-    printf("%-10s %9s %9s %9s %7s %14s %10s\n", "mode", "converged",
-           "within2", "within4", "worst", "evaluations", "seconds");
+    printf("%-10s %9s %9s %9s %7s %14s %7s %10s\n", "mode", "converged",
+           "within2", "within4", "worst", "evaluations", "rounds", "seconds");
     for (int warm = 0; warm < 2; warm++)
         print_row(ctx, warm ? "warm" : "cold",
                   warm_scan_run(ctx, f, n, points, warm, o));

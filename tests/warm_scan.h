@@ -28,6 +28,10 @@ typedef struct warm_scan {
     double worst;          /* the largest |value - truth| / error */
     long long evaluations; /* all points' */
     double seconds;        /* all points' (pagani_result.seconds) */
+    int rounds;            /* iterations one after another: every
+                              point's one by one; a batch's most (cold),
+                              or its pilots' most and then the others'
+                              (the waves of batch_warm_stride) */
 } warm_scan;
 
 /* The tests' options (test_vegas_warm.c, test_vegas_batch_warm.c):
@@ -96,6 +100,7 @@ static inline warm_scan warm_scan_run(pagani_context *ctx, pagani_integrand *f,
         if (s.rc != PAGANI_OK) break;
         warm_scan_judge(&s, &r, batch_gaussian_truth(p, n, lower, upper));
         s.seconds += r.seconds;
+        s.rounds += r.iterations;
     }
     pagani_vegas_grid_destroy(grid);
     return s;
@@ -113,6 +118,7 @@ static inline warm_scan warm_scan_batch(pagani_context *ctx,
     double *p = malloc(sizeof(double) * BATCH_PARAMS * (size_t)count);
     pagani_result *r = results ? results : malloc(sizeof *r * (size_t)count);
     warm_scan s = {0};
+    int most[2] = {0, 0}; /* iterations: the pilots' (or all), the rest's */
 
     batch_unit_cube(lower, upper, n);
     if (!p || !r) s.rc = PAGANI_ERR_NO_MEMORY;
@@ -122,10 +128,14 @@ static inline warm_scan warm_scan_batch(pagani_context *ctx,
     if (s.rc == PAGANI_OK)
         s.rc = pagani_integrate_batch(ctx, f, count, p, BATCH_BLOCK, lower,
                                       upper, 0, &opt, r);
-    for (int k = 0; k < count && s.rc == PAGANI_OK; k++)
+    for (int k = 0; k < count && s.rc == PAGANI_OK; k++) {
+        const int wave = stride > 0 && k % stride != 0;
         warm_scan_judge(&s, &r[k],
                         batch_gaussian_truth(p + (size_t)k * BATCH_PARAMS, n,
                                              lower, upper));
+        if (r[k].iterations > most[wave]) most[wave] = r[k].iterations;
+    }
+    s.rounds = most[0] + most[1];
     if (s.rc == PAGANI_OK) s.seconds = r[0].seconds;
     free(p);
     if (!results) free(r);

@@ -307,8 +307,8 @@ def integrate_batch(f: Integrand_t, lower: ArrayLike, upper: ArrayLike,
         ``batch_warm_stride``, m >= 2: a Vegas batch whose neighbours are
         nearby integrals (a scan) runs its pilots, integrals 0, m, 2m,
         ..., cold first, then every other integral from its nearest
-        pilot's final grid with one adjusting iteration (8, the library's
-        PAGANI_BATCH_WARM_STRIDE, saved most on a scan; 0, the default:
+        pilot's final grid with one adjusting iteration (16, the library's
+        PAGANI_BATCH_WARM_STRIDE, is the measured choice; 0, the default:
         every integral cold).
 
     Returns
