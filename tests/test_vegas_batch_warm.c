@@ -12,7 +12,8 @@
  *    adjusting iteration (value, error, evaluations, iterations): the
  *    batch's totals are those of the single calls;
  *  - a batch of vector integrals has its components where the results
- *    say;
+ *    say; a batch with a box per integral (box_stride n + 1) gives the
+ *    bits of the batch with one box;
  *  - NaN in a pilot and in a warm integral: PAGANI_ERR_NONFINITE naming
  *    the batch's first such integral, the others converged;
  *  - a stop request: every integral PAGANI_STOPPED;
@@ -174,6 +175,28 @@ static int batch_of_12(pagani_integrand *f, pagani_options o, int bad0,
                                   &o, r);
 }
 
+/* The scan's 12 points with a box per integral, every one the unit
+ * cube, box_stride DIM + 1: the bits of the batch with one box. */
+static void boxes_check(pagani_integrand *f)
+{
+    double lower[12 * (DIM + 1)], upper[12 * (DIM + 1)], p[BATCH_PARAMS * 12];
+    pagani_options o = options();
+    pagani_result one[12], each[12];
+    int rc, same_bits = 1;
+
+    for (int k = 0; k < 12; k++) {
+        batch_unit_cube(lower + k * (DIM + 1), upper + k * (DIM + 1), DIM);
+        warm_scan_point(k, 12, p + BATCH_PARAMS * k);
+    }
+    o.batch_warm_stride = 4;
+    rc = pagani_integrate_batch(ctx, f, 12, p, BATCH_BLOCK, lower, upper,
+                                DIM + 1, &o, each);
+    if (batch_of_12(f, options(), -1, -1, one) != PAGANI_OK) rc = -1;
+    for (int k = 0; k < 12; k++) same_bits &= same(&one[k], &each[k]);
+    tap_ok(rc == PAGANI_OK && same_bits, "a box per integral (box_stride "
+           "%d): the bits of the batch with one box (code %d)", DIM + 1, rc);
+}
+
 /* A batch of 12, one pilot in 4, whose integrals bad0 and bad1 have a
  * NaN centre: the message names integral `named`. */
 static void nan_check(pagani_integrand *f, int bad0, int bad1, int named)
@@ -268,6 +291,7 @@ int main(void)
     scan_checks(f);
     wave_checks(f);
     vector_check(f);
+    boxes_check(f);
     nan_check(f, 8, 10, 8); /* a pilot first */
     nan_check(f, 3, 8, 3);  /* a warm integral before a pilot */
     nan_check(f, 5, 9, 5);  /* two warm integrals */
