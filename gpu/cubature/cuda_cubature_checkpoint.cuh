@@ -115,6 +115,15 @@ static void integral_start(const cuda_cubature *c, long long first, int *k, long
     integral_at(c, first, k, end);
 }
 
+/* Powers 2^-i of the export's widths: w0 2^-level is one product, exact
+ * as ldexp (2^-i is a normal double; the product rounds once, as ldexp
+ * does), several times faster; ldexp beyond. */
+#define POWERS 1023
+
+/* The boxes of the regions [first, first + count) (pagani_gpu_child_box
+ * of their entries), axis by axis: a row of the corners and widths at a
+ * time, not every row at once (whose power-of-two strides the cache
+ * cannot hold). */
 static int cu_export_regions(void *state, long long first, long long count, double *lower,
                              double *width, double *parents)
 {
@@ -124,6 +133,7 @@ static int cu_export_regions(void *state, long long first, long long count, doub
     const int implicit = parents != NULL;
     const long long entries = implicit ? count / 2 : count;
     const size_t M = (size_t)entries, C = (size_t)c->vec.ncomp;
+    double power[POWERS];
     chunk_entries e;
     long long end;
     int rc, k;
@@ -134,15 +144,17 @@ static int cu_export_regions(void *state, long long first, long long count, doub
                            c->implicit ? "holds" : "holds no");
     if ((rc = chunk_make(st, entries, &e)) != PAGANI_OK) return rc;
     rc = move_entries(st, &e, implicit ? first / 2 : first, entries, implicit, 0);
-    integral_start(c, first, &k, &end);
-    for (long long r = 0; rc == PAGANI_OK && r < count; r++) {
-        const long long j = implicit ? r / 2 : r;
-        const int split = implicit ? e.axis[j] : -1;
-        integral_at(c, first + r, &k, &end);
-        for (int d = 0; d < n; d++) {
-            double l = e.lower[(size_t)d * M + j], w;
-            pagani_gpu_child_box(d, split, (int)(r & 1), c->initial_host[(size_t)k * n + d],
-                                 e.level[(size_t)d * M + j], &l, &w);
+    for (int i = 0; i < POWERS; i++) power[i] = ldexp(1.0, -i);
+    for (int d = 0; rc == PAGANI_OK && d < n; d++) { /* row by row */
+        integral_start(c, first, &k, &end);
+        for (long long r = 0; r < count; r++) {
+            const long long j = implicit ? r / 2 : r;
+            const int split = implicit ? e.axis[j] : -1;
+            const int level = pagani_gpu_child_level(d, split, e.level[(size_t)d * M + j]);
+            const double w0 = c->initial_host[(size_t)integral_at(c, first + r, &k, &end) * n + d];
+            double l = e.lower[(size_t)d * M + j];
+            const double w = level < POWERS ? w0 * power[level] : ldexp(w0, -level);
+            if (d == split && (r & 1)) l += w; /* pagani_gpu_child_box's */
             lower[(size_t)d * count + r] = l;
             width[(size_t)d * count + r] = w;
         }
