@@ -177,7 +177,7 @@ int main(int argc, char **argv)
     const char *file = "bench_state.state";
     int n = 8, iterations = 0, splits = 0, wave = 0, resume = 1, rc;
     double epsrel = 0.0, memory = 0.0, write, load = 0.0, began;
-    span run, written, resumed = {0.0, 0.0};
+    span run, written = {0.0, 0.0}, resumed = {0.0, 0.0};
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
     pagani_options o;
@@ -245,8 +245,13 @@ int main(int argc, char **argv)
         load = began < 0 ? seconds(resumed) - write : began - resumed.start;
     }
     if (rc != PAGANI_OK || stat(file, &st) != 0) {
-        fprintf(stderr, "bench_state: %s: %s\n", pagani_strerror(rc),
-                pagani_context_message(ctx));
+        if (rc != PAGANI_OK)
+            fprintf(stderr, "bench_state: %s: %s\n", pagani_strerror(rc),
+                    pagani_context_message(ctx));
+        else
+            fprintf(stderr, "bench_state: no checkpoint: the run ended %s "
+                    "within %d iterations\n", pagani_status_name(r.status),
+                    iterations);
         return 1;
     }
     report(&r, n, epsrel, iterations, file_regions(file), (long long)st.st_size,
