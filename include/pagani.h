@@ -461,7 +461,10 @@ typedef struct pagani_options {
      * cubature file holds the region list: 16 n + 4 bytes a region in n
      * dimensions (a vector integrand's, 4 more a component), 132 bytes
      * in 8-D; it is written and read a chunk of 2^20 regions at a time
-     * (host memory: one chunk), and resumed only under a memory budget
+     * (host memory: one chunk, and on a GPU a pinned buffer of its
+     * device entries, 47 MB in 8-D, kept by the context; the write
+     * starts the disk's write-back every 64 MiB, so the final fsync
+     * waits for little), and resumed only under a memory budget
      * that holds the list of the run that wrote it (PAGANI_ERR_STATE
      * otherwise: on a GPU, set it with pagani_context_set_memory); a
      * cubature run with state_path refines breadth-first (strategy). The

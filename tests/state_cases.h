@@ -14,6 +14,22 @@
 #define K 3     /* integrals of the batch */
 #define NCOMP 2 /* components of the vector integrand */
 
+/* The checksum of a checkpoint's first n bytes (whole words) as format
+ * 2 takes it (src/state/state_file.h), word by word: word i into lane
+ * i mod 4 as FNV-1a takes a byte, the lanes combined the same way. */
+static unsigned long long format2_sum(const unsigned char *buf, size_t n)
+{
+    const unsigned long long offset = 0xcbf29ce484222325ULL, prime = 0x100000001b3ULL;
+    unsigned long long lane[4] = {offset, offset + 1, offset + 2, offset + 3}, h = offset;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        unsigned long long word;
+        memcpy(&word, buf + i, 8);
+        lane[i / 8 % 4] = (lane[i / 8 % 4] ^ word) * prime;
+    }
+    for (int l = 0; l < 4; l++) h = (h ^ lane[l]) * prime;
+    return h;
+}
+
 static long long calls; /* of gauss, from any thread */
 static long long stop_at; /* gauss requests a stop at this call (0: never) */
 static pagani_context *stop_context; /* of that request */

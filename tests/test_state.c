@@ -337,19 +337,11 @@ static void write_all(const char *file, const unsigned char *buf, size_t n)
     fclose(out);
 }
 
-/* The checksum of the file's words but the last (format 2: word i into
- * lane i mod 4 as FNV-1a takes a byte, the lanes combined so), put
+/* The checksum of the file's words but the last (format2_sum), put
  * last. */
 static void reseal(unsigned char *buf, size_t n)
 {
-    const unsigned long long offset = 0xcbf29ce484222325ULL, prime = 0x100000001b3ULL;
-    unsigned long long lane[4] = {offset, offset + 1, offset + 2, offset + 3}, h = offset;
-    for (size_t i = 0; i + 8 < n; i += 8) {
-        unsigned long long word;
-        memcpy(&word, buf + i, 8);
-        lane[i / 8 % 4] = (lane[i / 8 % 4] ^ word) * prime;
-    }
-    for (int l = 0; l < 4; l++) h = (h ^ lane[l]) * prime;
+    unsigned long long h = format2_sum(buf, n - 8);
     memcpy(buf + n - 8, &h, 8);
 }
 

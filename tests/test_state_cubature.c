@@ -16,7 +16,8 @@
  *  - a memory budget smaller than the file's list is PAGANI_ERR_STATE
  *    with a message that says so; so is a file with a byte of its region
  *    list flipped (the checksum, checked after the list is read) or cut
- *    short.
+ *    short;
+ *  - the file's checksum is format 2's taken word by word.
  * (test_state.c checks the file's refusals and the atomic write, which
  * do not depend on the method.)
  */
@@ -292,28 +293,58 @@ static void budget_check(void)
     pagani_context_set_memory(ctx[RESUME], BUDGET);
 }
 
+/* The file's bytes (malloc'd; *got of them), or NULL. */
+static unsigned char *file_bytes(size_t *got)
+{
+    FILE *in = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    struct stat st;
+
+    *got = 0;
+    if (in && stat(path, &st) == 0 && (buf = malloc((size_t)st.st_size + 1)))
+        *got = fread(buf, 1, (size_t)st.st_size, in);
+    if (in) fclose(in);
+    return buf;
+}
+
 /* Copies `bytes` of the file (all: the file's size) over it with the
  * byte at `flip` (when < bytes) changed. */
 static void spoil(size_t bytes, size_t flip)
 {
-    FILE *in = fopen(path, "rb");
-    unsigned char *buf;
-    struct stat st;
-    size_t got = 0;
+    size_t got;
+    unsigned char *buf = file_bytes(&got);
+    FILE *out;
 
-    if (!in || stat(path, &st) != 0 || !(buf = malloc((size_t)st.st_size))) {
-        if (in) fclose(in);
-        return;
-    }
-    got = fread(buf, 1, (size_t)st.st_size, in);
-    fclose(in);
+    if (!buf) return;
     if (bytes > got) bytes = got;
     if (flip < bytes) buf[flip] ^= 0x10;
-    in = fopen(path, "wb");
-    if (in) {
-        fwrite(buf, 1, bytes, in);
-        fclose(in);
+    out = fopen(path, "wb");
+    if (out) {
+        fwrite(buf, 1, bytes, out);
+        fclose(out);
     }
+    free(buf);
+}
+
+/* A cubature file's last word is format 2's checksum of the words before
+ * it taken one by one (format2_sum), for each form (the writer sums
+ * whole rounds of a word per lane at once, from pieces that begin at any
+ * lane and byte). */
+static void checksum_check(form which)
+{
+    pagani_options o = options();
+    unsigned long long sum = 0;
+    unsigned char *buf;
+    size_t got;
+
+    unlink(path);
+    o.max_iterations = 3;
+    run(CUT, which, o, path);
+    buf = file_bytes(&got);
+    if (buf && got >= 16 && got % 8 == 0) memcpy(&sum, buf + got - 8, 8);
+    tap_ok(buf && got > 2000 && got % 8 == 0 && sum == format2_sum(buf, got - 8),
+           "the checksum of a cubature file of %s (%zu bytes) is format 2's "
+           "taken word by word", form_names[which], got);
     free(buf);
 }
 
@@ -398,6 +429,7 @@ static void backend_checks(pagani_backend backend, const char *name)
         budget_check();
         strategy_check();
         damage_checks();
+        for (form which = SINGLE; which < FORMS; which++) checksum_check(which);
     }
     for (int side = 0; side < SIDES; side++) {
         pagani_integrand_destroy(integrand[side][SINGLE]);

@@ -1,11 +1,14 @@
 /*
  * cuda_cubature_checkpoint.cuh - the region list copied out to a
  * checkpoint and back (backend.h: export_regions, import_regions), a
- * chunk at a time through a host buffer of the chunk's size: the device
- * list's entries (lower corners, halving levels, parents' split axes and
- * values) are copied with one 2-D copy per array and turned into the
- * regions' boxes on the host, and back. Included by cuda_cubature.cu
- * only, after new_layout.
+ * chunk at a time through the state's pinned staging (chunk_make): the
+ * device list's entries (lower corners, halving levels, parents' split
+ * axes and values) are copied with one 2-D copy per array, a DMA at the
+ * link's speed, and turned into the regions' boxes on the host, and
+ * back. (A kernel could make the boxes on the device, but where a full
+ * list leaves no room for them, and the copy would carry 16 n + 4
+ * bytes a region where the entries carry 5 n + 4.5.) Included by
+ * cuda_cubature.cu only, after new_layout.
  *
  * After a split the list holds parents (cuda_cubature.cu): pair j of the
  * chunk is entry first / 2 + j. Its children's boxes give it back
@@ -17,7 +20,7 @@
  * same children's boxes: that is all the axis is used for).
  */
 
-/* Host staging of one chunk: entries' corners, levels and split axes. */
+/* One chunk's entries' corners, levels and split axes in the staging. */
 typedef struct chunk_entries {
     double *lower;      /* n x entries */
     short *level;       /* n x entries */
@@ -25,29 +28,34 @@ typedef struct chunk_entries {
     double *parent;     /* V per entry, then ncomp V_c per entry */
 } chunk_entries;
 
+/* Lays e out in the state's staging for `entries` entries: page-locked
+ * host memory (cudaHostAlloc, freed with the state), allocated when the
+ * first chunk comes and again only for a larger one, so that a chunk
+ * costs no allocation and its copies no pass through the driver's
+ * pageable staging. */
 static int chunk_make(cuda_state *st, long long entries, chunk_entries *e)
 {
-    const size_t m = (size_t)entries, n = (size_t)st->cubature->n;
-    const size_t C = (size_t)st->cubature->vec.ncomp;
-    e->lower = (double *)malloc(n * m * sizeof(double) + 1);
-    e->level = (short *)malloc(n * m * sizeof(short) + 1);
-    e->axis = (signed char *)malloc(m + 1);
-    e->parent = (double *)malloc((1 + C) * m * sizeof(double) + 1);
-    if (e->lower && e->level && e->axis && e->parent) return PAGANI_OK;
-    free(e->lower);
-    free(e->level);
-    free(e->axis);
-    free(e->parent);
-    return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "checkpoint: a chunk of "
-                       "%lld regions", entries);
-}
+    cuda_cubature *c = st->cubature;
+    const size_t m = (size_t)entries, n = (size_t)c->n;
+    const size_t rows = (size_t)pagani_parent_rows(c->vec.ncomp);
+    const size_t lower = align_up(n * m * sizeof(double));
+    const size_t level = align_up(n * m * sizeof(short)), axis = align_up(m);
+    const size_t need = lower + level + axis + rows * m * sizeof(double);
+    char *base;
 
-static void chunk_free(chunk_entries *e)
-{
-    free(e->lower);
-    free(e->level);
-    free(e->axis);
-    free(e->parent);
+    if (need > c->staging_bytes) {
+        if (c->staging) cudaFreeHost(c->staging);
+        c->staging = NULL;
+        c->staging_bytes = 0;
+        CUDA_TRY(st->ctx, cudaHostAlloc(&c->staging, need, cudaHostAllocDefault));
+        c->staging_bytes = need;
+    }
+    base = (char *)c->staging;
+    e->lower = (double *)base;
+    e->level = (short *)(base + lower);
+    e->axis = (signed char *)(base + lower + level);
+    e->parent = (double *)(base + lower + level + axis);
+    return PAGANI_OK;
 }
 
 /* Copies `bytes` per row of `rows` rows between a device array of
@@ -107,6 +115,15 @@ static void integral_start(const cuda_cubature *c, long long first, int *k, long
     integral_at(c, first, k, end);
 }
 
+/* Powers 2^-i of the export's widths: w0 2^-level is one product, exact
+ * as ldexp (2^-i is a normal double; the product rounds once, as ldexp
+ * does), several times faster; ldexp beyond. */
+#define POWERS 1023
+
+/* The boxes of the regions [first, first + count) (pagani_gpu_child_box
+ * of their entries), axis by axis: a row of the corners and widths at a
+ * time, not every row at once (whose power-of-two strides the cache
+ * cannot hold). */
 static int cu_export_regions(void *state, long long first, long long count, double *lower,
                              double *width, double *parents)
 {
@@ -116,6 +133,7 @@ static int cu_export_regions(void *state, long long first, long long count, doub
     const int implicit = parents != NULL;
     const long long entries = implicit ? count / 2 : count;
     const size_t M = (size_t)entries, C = (size_t)c->vec.ncomp;
+    double power[POWERS];
     chunk_entries e;
     long long end;
     int rc, k;
@@ -126,15 +144,17 @@ static int cu_export_regions(void *state, long long first, long long count, doub
                            c->implicit ? "holds" : "holds no");
     if ((rc = chunk_make(st, entries, &e)) != PAGANI_OK) return rc;
     rc = move_entries(st, &e, implicit ? first / 2 : first, entries, implicit, 0);
-    integral_start(c, first, &k, &end);
-    for (long long r = 0; rc == PAGANI_OK && r < count; r++) {
-        const long long j = implicit ? r / 2 : r;
-        const int split = implicit ? e.axis[j] : -1;
-        integral_at(c, first + r, &k, &end);
-        for (int d = 0; d < n; d++) {
-            double l = e.lower[(size_t)d * M + j], w;
-            pagani_gpu_child_box(d, split, (int)(r & 1), c->initial_host[(size_t)k * n + d],
-                                 e.level[(size_t)d * M + j], &l, &w);
+    for (int i = 0; i < POWERS; i++) power[i] = ldexp(1.0, -i);
+    for (int d = 0; rc == PAGANI_OK && d < n; d++) { /* row by row */
+        integral_start(c, first, &k, &end);
+        for (long long r = 0; r < count; r++) {
+            const long long j = implicit ? r / 2 : r;
+            const int split = implicit ? e.axis[j] : -1;
+            const int level = pagani_gpu_child_level(d, split, e.level[(size_t)d * M + j]);
+            const double w0 = c->initial_host[(size_t)integral_at(c, first + r, &k, &end) * n + d];
+            double l = e.lower[(size_t)d * M + j];
+            const double w = level < POWERS ? w0 * power[level] : ldexp(w0, -level);
+            if (d == split && (r & 1)) l += w; /* pagani_gpu_child_box's */
             lower[(size_t)d * count + r] = l;
             width[(size_t)d * count + r] = w;
         }
@@ -144,7 +164,6 @@ static int cu_export_regions(void *state, long long first, long long count, doub
         for (size_t comp = 0; rows > 1 && comp < C; comp++)
             parents[(1 + comp) * M + j] = e.parent[M + (size_t)j * C + comp];
     }
-    chunk_free(&e);
     return rc;
 }
 
@@ -214,7 +233,5 @@ static int cu_import_regions(void *state, const long long *counts, long long fir
         for (size_t comp = 0; rows > 1 && comp < C; comp++)
             e.parent[M + (size_t)j * C + comp] = parents[(1 + comp) * M + j];
     }
-    rc = move_entries(st, &e, implicit ? first / 2 : first, entries, implicit, 1);
-    chunk_free(&e);
-    return rc;
+    return move_entries(st, &e, implicit ? first / 2 : first, entries, implicit, 1);
 }

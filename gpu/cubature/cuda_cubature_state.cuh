@@ -84,6 +84,11 @@ struct cuda_cubature {
     double *host_sorted;
     size_t host_sorted_doubles;
     int sorted_valid;
+    /* Checkpoints: the host staging of a chunk of the list (pinned,
+     * cuda_cubature_checkpoint.cuh), made by the first export or import
+     * and grown for a larger chunk. */
+    void *staging;
+    size_t staging_bytes;
     /* the rule */
     double *consts;            /* PAGANI_EVC_SIZE */
     double *dense;             /* the dense offset table, then the tuples */
@@ -225,6 +230,7 @@ void cuda_cubature_free(cuda_state *st)
     vector_free(&c->vec);
     free_results(c);
     if (c->host_sorted) cudaFreeHost(c->host_sorted);
+    if (c->staging) cudaFreeHost(c->staging);
     free_host_integrals(c);
     pagani_packed_rule_free(&c->packed);
     free(c);
