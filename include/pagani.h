@@ -478,8 +478,9 @@ typedef struct pagani_options {
      * dimension, vegas_bins and PAGANI_FLAG_VEGAS_1D (else
      * PAGANI_ERR_OPTION naming both); it is part of what a checkpoint
      * belongs to. With vegas_grid_out, a call that returns PAGANI_OK
-     * leaves there the final grid of its integral 0. Vegas+ takes
-     * neither (PAGANI_ERR_OPTION); the other methods ignore both. */
+     * leaves there the final grid of its integral 0. Vegas+ takes and
+     * leaves the grid alone: its per-cube sample counts start uniform.
+     * The other methods ignore both. */
     const pagani_vegas_grid *vegas_grid_in;  /* NULL (default): uniform */
     pagani_vegas_grid *vegas_grid_out;       /* NULL (default): none */
 } pagani_options;
