@@ -30,9 +30,10 @@
  *    resumes to the same bits;
  *  - bad options and a method without checkpoints are PAGANI_ERR_OPTION,
  *    an unwritable path PAGANI_ERR_SYSTEM.
- * The file's layout (src/state/state_file.h) is used to forge headers:
- * 64-bit words, method at word 3, ranks at 13 and 14, the FNV-1a
- * checksum last.
+ * The file's layout (src/state/state_file.h) is used to forge files:
+ * 64-bit words, method at word 3, ranks at 13 and 14, the payload's
+ * bytes at 15, the payload after the 16 header words (padded to a
+ * word), the FNV-1a checksum last.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -53,6 +54,8 @@
 #define W_METHOD 3
 #define W_RANK 13
 #define W_RANKS 14
+#define W_PAYLOAD 15
+#define HEADER_BYTES 128
 
 static pagani_context *ctx;
 static pagani_method method = PAGANI_QMC; /* of the checks running */
@@ -357,19 +360,14 @@ static void reseal(unsigned char *buf, size_t n)
     memcpy(buf + n - 8, &h, 8);
 }
 
-static void set_word(unsigned char *buf, int word, unsigned long long v)
-{
-    memcpy(buf + 8 * (size_t)word, &v, 8);
-}
-
-/* Writes the file `good` (n bytes) with `count` header words changed,
- * word[i] to value[i], and its checksum made to fit them. */
+/* Writes the file `good` (n bytes) with `count` 64-bit words changed,
+ * the one at byte at[i] to value[i], and its checksum made to fit them. */
 static void forge(const unsigned char *good, size_t n, int count,
-                  const int *word, const unsigned long long *value)
+                  const size_t *at, const unsigned long long *value)
 {
     static unsigned char bad[1 << 16];
     memcpy(bad, good, n);
-    for (int i = 0; i < count; i++) set_word(bad, word[i], value[i]);
+    for (int i = 0; i < count; i++) memcpy(bad + at[i], &value[i], 8);
     reseal(bad, n);
     write_all(path, bad, n);
 }
@@ -417,17 +415,18 @@ static void refusal_checks(pagani_integrand *f)
     seed.seed = 12;
     refused(f, params[0], 1.0, seed, "the options", "another seed");
 
-    forge(good, n, 1, (const int[]){W_METHOD},
+    forge(good, n, 1, (const size_t[]){8 * W_METHOD},
           (const unsigned long long[]){PAGANI_VEGAS});
     refused(f, params[0], 1.0, options(), "another method (vegas",
             "another method (forged)");
 
-    forge(good, n, 2, (const int[]){W_RANK, W_RANKS},
+    forge(good, n, 2, (const size_t[]){8 * W_RANK, 8 * W_RANKS},
           (const unsigned long long[]){1, 4});
     refused(f, params[0], 1.0, options(), "rank 1 of 4 ranks",
             "another number of ranks (forged)");
 
-    forge(good, n, 1, (const int[]){W_FORMAT}, (const unsigned long long[]){3});
+    forge(good, n, 1, (const size_t[]){8 * W_FORMAT},
+          (const unsigned long long[]){3});
     refused(f, params[0], 1.0, options(), "of format 3",
             "a newer format (forged)");
 
@@ -546,22 +545,38 @@ static void vegas_refusals(pagani_integrand *f)
 
 /* A Vegas+ checkpoint (it holds the per-cube counts too) resumed by a
  * run without PAGANI_FLAG_VEGAS_PLUS, and a plain one by Vegas+: refused,
- * naming the options. */
+ * naming the options; one whose last sub-cube count (the payload's last
+ * word) is raised by 1 or set to 1, the checksum made to fit: refused,
+ * its counts no longer what the run sampled. */
 static void vegas_plus_refusals(pagani_integrand *f)
 {
+    static unsigned char good[1 << 16];
     pagani_options o;
+    unsigned long long payload, count;
+    size_t n, last;
 
-    for (int i = 0; i < 2; i++) {
-        plus = !i;
+    for (int i = 0; i < 2; i++) { /* the Vegas+ file last */
+        plus = i;
         o = options();
         o.max_iterations = 3;
         unlink(path);
         run(f, SINGLE, o, path);
-        plus = i;
+        plus = !i;
         refused(f, params[0], 1.0, options(), "the options",
-                i ? "a Vegas checkpoint resumed as Vegas+"
-                  : "a Vegas+ checkpoint resumed as plain Vegas");
+                i ? "a Vegas+ checkpoint resumed as plain Vegas"
+                  : "a Vegas checkpoint resumed as Vegas+");
     }
+    plus = 1;
+    n = read_all(path, good, sizeof good); /* Vegas+, 3 iterations */
+    memcpy(&payload, good + 8 * W_PAYLOAD, 8);
+    last = HEADER_BYTES + payload - 8;
+    memcpy(&count, good + last, 8);
+    forge(good, n, 1, &last, (const unsigned long long[]){count + 1});
+    refused(f, params[0], 1.0, options(), "no state of this Vegas run",
+            "a Vegas+ file with a sub-cube count raised (forged)");
+    forge(good, n, 1, &last, (const unsigned long long[]){1});
+    refused(f, params[0], 1.0, options(), "no state of this Vegas run",
+            "a Vegas+ file with a sub-cube count of 1 (forged)");
     plus = 0;
 }
 
