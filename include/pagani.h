@@ -449,8 +449,10 @@ typedef struct pagani_options {
      * options that change the result; the limits max_evaluations and
      * max_iterations may differ, so a stopped run can be resumed with
      * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
-     * alone. QMC, Vegas and cubature (CPU and CUDA) so far (Vegas+ with
-     * state_path, or cubature on an MPI context, is PAGANI_ERR_OPTION).
+     * alone. QMC, Vegas (Vegas+ included: its file holds the per-cube
+     * sample counts too, 8 bytes a sub-cube and integral) and cubature
+     * (CPU and CUDA) so far (cubature on an MPI context with state_path
+     * is PAGANI_ERR_OPTION).
      * On an MPI context rank k writes state_path with ".rank<k>"
      * appended, and a run resumes on the same number of ranks only (else
      * PAGANI_ERR_STATE naming both). Vegas resumes bit for bit unless
@@ -486,8 +488,9 @@ typedef struct pagani_options {
      * dimension, vegas_bins and PAGANI_FLAG_VEGAS_1D (else
      * PAGANI_ERR_OPTION naming both); it is part of what a checkpoint
      * belongs to. With vegas_grid_out, a call that returns PAGANI_OK
-     * leaves there the final grid of its integral 0. Vegas+ takes
-     * neither (PAGANI_ERR_OPTION); the other methods ignore both. */
+     * leaves there the final grid of its integral 0. Vegas+ takes and
+     * leaves the grid alone: its per-cube sample counts start uniform.
+     * The other methods ignore both. */
     const pagani_vegas_grid *vegas_grid_in;  /* NULL (default): uniform */
     pagani_vegas_grid *vegas_grid_out;       /* NULL (default): none */
 

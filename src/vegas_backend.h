@@ -187,7 +187,25 @@ typedef struct vegas_ops {
     void (*release)(void *vegas_state);
     /* Whether sample takes a pass's part, parts, exact and totals. */
     int parts;
+    /* Vegas+ checkpoints (NULL in a backend that has none: a Vegas+ run
+     * there takes no state_path). The per-cube sample counts are all the
+     * state Vegas+ keeps in the backend between iterations (each
+     * stratify pass's sigma_c^beta is used up by the stratify after it).
+     * counts_out copies cubes first .. first + count - 1 of integral k's
+     * counts to the host array counts; counts_in sets them from it, and
+     * when that slice ends at the last cube (first + count == cubes) the
+     * integral's counts take effect: the next pass samples total =
+     * sum_c n_c with their offsets (the CUDA backend scans them then).
+     * The driver moves slices of at most VEGAS_COUNTS_SLICE cubes, in
+     * order, so that neither side holds a second copy of them all. */
+    int (*counts_out)(void *vegas_state, int k, long long first,
+                      long long count, long long *counts);
+    int (*counts_in)(void *vegas_state, int k, long long first,
+                     long long count, const long long *counts);
 } vegas_ops;
+
+/* The most cubes one counts_out or counts_in call moves (8 MB). */
+#define VEGAS_COUNTS_SLICE (1LL << 20)
 
 /* A bin's value from its 128-bit integer total (low and high words) and
  * the pass's bin scale, as every backend forms it. */

@@ -481,6 +481,11 @@ static int region_bytes(pagani_backend backend, int n)
     return rc == PAGANI_OK;
 }
 
+/* The flags of state_batch's runs: PAGANI_FLAG_VEGAS_PLUS for the
+ * state-plus checks (Vegas+ runs replicated on every rank, its per-cube
+ * counts in each rank's file), else 0. */
+static unsigned state_flags;
+
 /* A checkpointed batch of `count` Gaussians (batch_cases.h) with
  * `method` (count 1: spread over the ranks by points or passes; 7: by
  * integrals), state_path `file`, stopped after 2 iterations
@@ -501,6 +506,7 @@ static void state_batch(pagani_context *ctx, pagani_method method, int count,
     opt.state_path = file;
     opt.state_interval = 0;
     opt.max_iterations = cut ? 2 : 0;
+    opt.flags |= state_flags;
     *rc = pagani_integrand_create(ctx, &f, 3, &batch_gaussian);
     if (*rc == PAGANI_OK)
         *rc = pagani_integrate_batch(ctx, f, count, params, BATCH_BLOCK,
@@ -525,6 +531,7 @@ static int state_resumes(const char *dir, pagani_context *ctx)
             char file[512], mine[600];
             int rc[3], stopped = 1, same;
 
+            if (state_flags && methods[m] != PAGANI_VEGAS) continue;
             snprintf(file, sizeof file, "%s/%s-%d.state", dir,
                      pagani_method_name(methods[m]), counts[c]);
             snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
@@ -604,6 +611,9 @@ int main(int argc, char **argv)
         ok = parts(ctx, strtoull(argv[2], NULL, 10), atoi(argv[3]));
     } else if (argc == 3 && !strcmp(argv[1], "state")) {
         ok = state_resumes(argv[2], ctx);
+    } else if (argc == 3 && !strcmp(argv[1], "state-plus")) {
+        state_flags = PAGANI_FLAG_VEGAS_PLUS; /* Vegas alone */
+        ok = state_resumes(argv[2], ctx);
     } else if (argc == 4 && !strcmp(argv[1], "state-ranks")) {
         ok = state_other_ranks(argv[2], ctx, atoi(argv[3]));
     } else if (argc == 3 && !strcmp(argv[1], "region-bytes")) {
@@ -611,7 +621,7 @@ int main(int argc, char **argv)
     } else if (rank == 0) {
         fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
                         "differ WHAT RANK | stop RANK | part N P | state DIR | "
-                        "state-ranks DIR RANKS | "
+                        "state-plus DIR | state-ranks DIR RANKS | "
                         "region-bytes N\n");
     }
     pagani_context_destroy(ctx);

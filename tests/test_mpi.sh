@@ -26,8 +26,9 @@
 #    one rank (the separate-process split is tests/test_qmc_parts.sh).
 #  - checkpoints: QMC and Vegas, one integral and a batch of 7, stopped
 #    after 2 iterations and resumed, give the bits of the run never
-#    stopped, each rank with its own file; a file of n ranks resumed on
-#    another number is PAGANI_ERR_STATE on every rank, naming both.
+#    stopped, each rank with its own file (Vegas+ too); a file of n ranks
+#    resumed on another number is PAGANI_ERR_STATE on every rank, naming
+#    both.
 #  - the pagani command under mpirun prints once, what one process prints.
 # Skipped, with the reason, where libpagani was built without MPI.
 # PAGANI_TEST_BACKEND=cuda runs it on the GPU (every rank on the node's
@@ -147,6 +148,16 @@ for np in $others; do
     tap_show="$tmp/out.$other $tmp/err.$other"
     run "$other" state-ranks "$tmp/state.$made" "$made"
     ok $? "a checkpoint of $made ranks resumed on $other: PAGANI_ERR_STATE on every rank, naming both, no hang"
+done
+
+# Vegas+ checkpoints (run replicated, the per-cube counts in each rank's
+# file): the same checks with PAGANI_FLAG_VEGAS_PLUS, stopped in the
+# adjusting iterations.
+for np in $others; do
+    tap_show="$tmp/out.$np $tmp/err.$np"
+    mkdir -p "$tmp/state-plus.$np"
+    run "$np" state-plus "$tmp/state-plus.$np"
+    ok $? "Vegas+ checkpoints on $np ranks: one integral and a batch, resumed to the bits of the run never stopped"
 done
 
 last=${counts##* }

@@ -17,7 +17,9 @@
  * totals (16 bytes a bin), box, parameter block, the block partials of a
  * pass (80 bytes a block, and 16 ncomp more for a vector integrand of
  * ncomp components), and for Vegas+ 24 bytes a sub-cube (sigma, counts,
- * offsets); a run that cannot have them is PAGANI_ERR_NO_MEMORY. A vector
+ * offsets; a checkpoint copies the counts a slice at a time through the
+ * host: cv_counts_out, cv_counts_in); a run that cannot have them is
+ * PAGANI_ERR_NO_MEMORY. A vector
  * integrand's component sums come back with the partials (16 ncomp bytes
  * a member).
  *
@@ -727,6 +729,46 @@ static int cv_stratify(void *vegas_state, const int *members, int count,
     return PAGANI_OK;
 }
 
+/* vegas_ops.counts_out: integral k's counts of cubes first .. first +
+ * count - 1, copied to the host (synchronously). */
+static int cv_counts_out(void *vegas_state, int k, long long first, long long count,
+                         long long *counts)
+{
+    cuda_vegas *v = vegas_state;
+    const size_t m1 = (size_t)v->job.cubes + 1;
+    CUDA_TRY(v->st->ctx, cudaSetDevice(v->st->device));
+    CUDA_TRY(v->st->ctx, cudaMemcpyAsync(counts, v->counts + (size_t)k * m1 + first,
+                                         8 * (size_t)count, cudaMemcpyDeviceToHost,
+                                         v->st->stream));
+    CUDA_TRY(v->st->ctx, cudaStreamSynchronize(v->st->stream));
+    return PAGANI_OK;
+}
+
+/* vegas_ops.counts_in: the slice to the device; the slice that ends at
+ * the last cube scans the integral's offsets and takes its total. */
+static int cv_counts_in(void *vegas_state, int k, long long first, long long count,
+                        const long long *counts)
+{
+    cuda_vegas *v = vegas_state;
+    cuda_state *st = v->st;
+    const long long cubes = v->job.cubes;
+    const size_t m1 = (size_t)cubes + 1;
+    long long *at = v->counts + (size_t)k * m1, total;
+
+    CUDA_TRY(st->ctx, cudaSetDevice(st->device));
+    CUDA_TRY(st->ctx, cudaMemcpyAsync(at + first, counts, 8 * (size_t)count,
+                                      cudaMemcpyHostToDevice, st->stream));
+    if (first + count < cubes) /* staged before the call returns */
+        return PAGANI_OK;
+    CUDA_TRY(st->ctx, cuda_vegas_scan(st->stream, at, cubes, v->offsets + (size_t)k * m1,
+                                      v->scan_temp, v->scan_bytes));
+    CUDA_TRY(st->ctx, cudaMemcpyAsync(&total, v->offsets + (size_t)k * m1 + cubes,
+                                      sizeof total, cudaMemcpyDeviceToHost, st->stream));
+    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
+    v->plus_total[k] = total;
+    return PAGANI_OK;
+}
+
 const vegas_ops pagani_cuda_vegas_ops = {
     cv_setup,
     cv_set_grids,
@@ -734,4 +776,6 @@ const vegas_ops pagani_cuda_vegas_ops = {
     cv_stratify,
     cv_release,
     1, /* parts: whole blocks of the pass (part_of_pass) */
+    cv_counts_out,
+    cv_counts_in,
 };

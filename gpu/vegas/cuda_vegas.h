@@ -22,6 +22,12 @@ void cuda_vegas_release(cuda_state *st, pagani_integrand *f);
 
 /* Temporary bytes the scan of cubes + 1 counts needs. */
 cudaError_t cuda_vegas_scan_bytes(long long cubes, size_t *bytes);
+/* The exclusive scan of counts[0..cubes] into offsets[0..cubes]
+ * (counts[cubes] must be 0, so offsets[cubes] is the total): the sample
+ * offsets of counts set from a checkpoint. Asynchronous on stream. */
+cudaError_t cuda_vegas_scan(cudaStream_t stream, const long long *counts,
+                            long long cubes, long long *offsets, void *temp,
+                            size_t temp_bytes);
 /* Vegas+ counts from sigma (vegas_backend.h, stratify) and their exclusive
  * scan into offsets[0..cubes]; counts[cubes] must be 0, so offsets[cubes]
  * is the total. Asynchronous on stream. */

@@ -33,6 +33,15 @@ extern "C" cudaError_t cuda_vegas_scan_bytes(long long cubes, size_t *bytes)
                                          (long long *)NULL, cubes + 1);
 }
 
+extern "C" cudaError_t cuda_vegas_scan(cudaStream_t stream, const long long *counts,
+                                       long long cubes, long long *offsets, void *temp,
+                                       size_t temp_bytes)
+{
+    /* counts[cubes] is 0, so offsets[cubes] is the total */
+    return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, counts, offsets,
+                                         cubes + 1, stream);
+}
+
 extern "C" cudaError_t cuda_vegas_stratify(cudaStream_t stream, const double *sigma,
                                            long long cubes, double beta_sum,
                                            long long target, long long samples,
@@ -47,7 +56,5 @@ extern "C" cudaError_t cuda_vegas_stratify(cudaStream_t stream, const double *si
     pagani_vegas_counts<<<(unsigned)blocks, 256, 0, stream>>>(
         sigma, cubes, beta_sum, target, samples, cap, counts);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
-    /* counts[cubes] is 0, so offsets[cubes] is the total */
-    return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, counts, offsets,
-                                         cubes + 1, stream);
+    return cuda_vegas_scan(stream, counts, cubes, offsets, temp, temp_bytes);
 }

@@ -205,7 +205,7 @@ def integrate(f: Integrand_t, lower: ArrayLike, upper: ArrayLike, *,
         no_probes; ``state``, a checkpoint file (a path: the run writes
         its state there every ``state_interval`` seconds, default 600,
         and when it ends unconverged, and resumes from it when it exists;
-        QMC, Vegas (not vegas_plus) and cubature so far; a file of another
+        QMC, Vegas (vegas_plus too) and cubature so far; a file of another
         integral raises StateError); ``vegas_grid``, a pagani.VegasGrid: a
         Vegas run starts from it once filled, and leaves its final grid
         there (a warm start for the next point of a scan).

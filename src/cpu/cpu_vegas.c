@@ -22,7 +22,9 @@
  * chunks' sums are the one-point run's.
  *
  * Memory per integral: its grid, 128-bit bin totals (rows x nb x 16
- * bytes), the chunk sums of a pass, and with Vegas+ 16 bytes a sub-cube.
+ * bytes), the chunk sums of a pass, and with Vegas+ 16 bytes a sub-cube
+ * (sigma_c^beta and the count, which a checkpoint saves: counts_out,
+ * counts_in).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -564,7 +566,28 @@ static int cpu_vegas_stratify(void *vegas_state, const int *members, int count,
     return PAGANI_OK;
 }
 
+/* Integral k's counts of cubes first .. first + count - 1, out and in
+ * (the CPU samples from counts alone: nothing else to update). */
+static int cpu_vegas_counts_out(void *vegas_state, int k, long long first,
+                                long long count, long long *counts)
+{
+    const cpu_vegas *s = vegas_state;
+    memcpy(counts, s->counts + (size_t)k * (size_t)s->job.cubes + first,
+           sizeof *counts * (size_t)count);
+    return PAGANI_OK;
+}
+
+static int cpu_vegas_counts_in(void *vegas_state, int k, long long first,
+                               long long count, const long long *counts)
+{
+    cpu_vegas *s = vegas_state;
+    memcpy(s->counts + (size_t)k * (size_t)s->job.cubes + first, counts,
+           sizeof *counts * (size_t)count);
+    return PAGANI_OK;
+}
+
 const vegas_ops pagani_cpu_vegas_ops = {
-    cpu_vegas_setup,    cpu_vegas_set_grids, cpu_vegas_sample,
-    cpu_vegas_stratify, cpu_vegas_release,   1, /* parts */
+    cpu_vegas_setup,      cpu_vegas_set_grids, cpu_vegas_sample,
+    cpu_vegas_stratify,   cpu_vegas_release,   1, /* parts */
+    cpu_vegas_counts_out, cpu_vegas_counts_in,
 };

@@ -56,6 +56,8 @@ void mpi_install(pagani_context *ctx, mpi_layer *L)
     }
     if ((L->inner_vegas = L->inner->vegas)) {
         L->vegas = pagani_mpi_vegas_ops;
+        if (!L->inner_vegas->counts_out) /* no Vegas+ checkpoints there */
+            L->vegas.counts_out = NULL, L->vegas.counts_in = NULL;
         L->ops.vegas = &L->vegas;
     }
     pagani_context_add_layer(ctx, &L->ops, &layer);

@@ -294,7 +294,24 @@ static int mpi_vegas_sample(void *state, const vegas_pass *pass,
     return mpi_check(s->ctx, rc, "Vegas sums over the ranks");
 }
 
+/* Vegas+ checkpoints: every rank holds the whole counts (Vegas+ runs
+ * replicated) and writes its own file, so these are the backend's. */
+static int mpi_vegas_counts_out(void *state, int k, long long first,
+                                long long count, long long *counts)
+{
+    mpi_vegas *s = state;
+    return s->inner_ops->counts_out(s->inner, k, first, count, counts);
+}
+
+static int mpi_vegas_counts_in(void *state, int k, long long first,
+                               long long count, const long long *counts)
+{
+    mpi_vegas *s = state;
+    return s->inner_ops->counts_in(s->inner, k, first, count, counts);
+}
+
 const vegas_ops pagani_mpi_vegas_ops = {
-    mpi_vegas_setup,    mpi_vegas_set_grids, mpi_vegas_sample,
-    mpi_vegas_stratify, mpi_vegas_release,   1,
+    mpi_vegas_setup,      mpi_vegas_set_grids, mpi_vegas_sample,
+    mpi_vegas_stratify,   mpi_vegas_release,   1,
+    mpi_vegas_counts_out, mpi_vegas_counts_in,
 };

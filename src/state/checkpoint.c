@@ -9,6 +9,7 @@
 #include "state/checkpoint.h"
 #include "state/identity.h"
 #include "state/state_file.h"
+#include "vegas_backend.h"
 
 void pagani_checkpoint_open(pagani_checkpoint *cp, pagani_context *ctx,
                             const pagani_integrand *f,
@@ -163,11 +164,12 @@ int pagani_checkpoint_check_options(pagani_context *ctx,
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt)
 {
     if (!opt->state_path) return PAGANI_OK;
-    if (opt->method == PAGANI_VEGAS && (opt->flags & PAGANI_FLAG_VEGAS_PLUS))
+    if (opt->method == PAGANI_VEGAS && (opt->flags & PAGANI_FLAG_VEGAS_PLUS) &&
+        ctx->backend->vegas && !ctx->backend->vegas->counts_out)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "checkpoints (state_path) "
-                           "of Vegas+ (PAGANI_FLAG_VEGAS_PLUS: its per-cube "
-                           "sample counts live in the backend) are not "
-                           "implemented yet");
+                           "of Vegas+ (PAGANI_FLAG_VEGAS_PLUS) are not "
+                           "implemented on the %s backend yet",
+                           pagani_backend_name(ctx->kind));
     if (opt->method == PAGANI_CUBATURE &&
         (ctx->layer.run_batch || ctx->layer.call_start))
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "cubature checkpoints "

@@ -87,9 +87,9 @@ int pagani_checkpoint_check_options(pagani_context *ctx,
                                     const pagani_options *opt);
 
 /* Whether a run of opt->method (chosen) on ctx can checkpoint: always
- * without state_path; QMC, Vegas without PAGANI_FLAG_VEGAS_PLUS, and
- * cubature on a backend that exports its list on a context without a
- * layer (not MPI), so far; else PAGANI_ERR_OPTION. */
+ * without state_path; QMC, Vegas (Vegas+ on a backend that exports its
+ * per-cube counts), and cubature on a backend that exports its list on a
+ * context without a layer (not MPI), so far; else PAGANI_ERR_OPTION. */
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt);
 
 #endif /* PAGANI_CHECKPOINT_H */

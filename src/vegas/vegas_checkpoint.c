@@ -12,7 +12,12 @@
  *   ended for good);
  *   per member: C x R estimates and variances, R nonzero counts and tail
  *   flags;
- *   the K results, and with C > 1 the K x C component values and errors.
+ *   the K results, and with C > 1 the K x C component values and errors;
+ *   Vegas+: the K x m per-cube sample counts (8 bytes a sub-cube and
+ *   integral), moved to and from the backend a slice at a time
+ *   (vegas_ops.counts_out, counts_in). They are all the state Vegas+
+ *   keeps there between iterations: a checkpoint is written before a
+ *   pass or after the stratify that follows it, never between.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +112,69 @@ static size_t components_of(const vegas_run *r)
     return r->ncomp > 1 ? (size_t)r->count * (size_t)r->ncomp : 0;
 }
 
+/* A slice buffer for the Vegas+ counts (NULL, with the message, when
+ * there is no memory for it); *slice its cubes. */
+static long long *slice_buffer(pagani_context *ctx, const vegas_run *r,
+                               long long *slice)
+{
+    const long long cubes = r->plan.job.cubes;
+    long long *buf;
+
+    *slice = cubes < VEGAS_COUNTS_SLICE ? cubes : VEGAS_COUNTS_SLICE;
+    buf = malloc(sizeof *buf * (size_t)*slice);
+    if (!buf)
+        pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas+ checkpoint: %lld "
+                    "sub-cube counts", *slice);
+    return buf;
+}
+
+/* Vegas+: every integral's counts from the backend into the payload. */
+static int put_counts(pagani_context *ctx, const vegas_run *r,
+                      pagani_state_out *out)
+{
+    const long long cubes = r->plan.job.cubes;
+    long long slice, *buf = slice_buffer(ctx, r, &slice);
+    int rc = buf ? PAGANI_OK : PAGANI_ERR_NO_MEMORY;
+
+    for (int k = 0; k < r->count && rc == PAGANI_OK; k++)
+        for (long long c = 0; c < cubes && rc == PAGANI_OK; c += slice) {
+            const long long n = cubes - c < slice ? cubes - c : slice;
+            rc = r->ops->counts_out(r->state, k, c, n, buf);
+            pagani_state_put(out, buf, sizeof *buf * (size_t)n);
+        }
+    free(buf);
+    return rc;
+}
+
+/* Vegas+: every integral's counts from the payload into the backend; *fits
+ * 0 when they are missing, out of [2, max_per_cube] or do not add up to
+ * the member's total (then the backend's counts are partly replaced).
+ * Returns the backend's code, or PAGANI_ERR_NO_MEMORY. */
+static int take_counts(pagani_context *ctx, pagani_state_in *in,
+                       vegas_run *r, int *fits)
+{
+    const vegas_job *job = &r->plan.job;
+    long long slice, *buf = slice_buffer(ctx, r, &slice);
+    int rc = buf ? PAGANI_OK : PAGANI_ERR_NO_MEMORY;
+
+    for (int k = 0; k < r->count && rc == PAGANI_OK && *fits; k++) {
+        long long sum = 0;
+        for (long long c = 0; c < job->cubes && rc == PAGANI_OK && *fits;
+             c += slice) {
+            const long long n = job->cubes - c < slice ? job->cubes - c : slice;
+            *fits = pagani_state_take(in, buf, sizeof *buf * (size_t)n);
+            for (long long i = 0; i < n && *fits; i++) {
+                *fits = buf[i] >= 2 && buf[i] <= job->max_per_cube;
+                sum += buf[i];
+            }
+            if (*fits) rc = r->ops->counts_in(r->state, k, c, n, buf);
+        }
+        *fits = *fits && sum == r->members[k].plus_total;
+    }
+    free(buf);
+    return rc;
+}
+
 int pagani_vegas_checkpoint_write(pagani_context *ctx, vegas_run *r,
                                   const vegas_member *members, int it,
                                   const pagani_result *results)
@@ -128,13 +196,14 @@ int pagani_vegas_checkpoint_write(pagani_context *ctx, vegas_run *r,
     pagani_state_put(&out, results, (size_t)r->count * sizeof *results);
     pagani_state_put(&out, r->batch->values, components_of(r) * sizeof(double));
     pagani_state_put(&out, r->batch->errors, components_of(r) * sizeof(double));
-    rc = pagani_checkpoint_write(ctx, &r->checkpoint, &out);
+    rc = r->plan.job.plus ? put_counts(ctx, r, &out) : PAGANI_OK;
+    if (rc == PAGANI_OK) rc = pagani_checkpoint_write(ctx, &r->checkpoint, &out);
     pagani_state_out_free(&out);
     return rc;
 }
 
-/* Takes the payload apart into r; 0 when it does not fit (r partly
- * overwritten). */
+/* Takes the payload apart into r up to the Vegas+ counts; 0 when it
+ * does not fit (r partly overwritten). */
 static int take_run(pagani_state_in *in, vegas_run *r, pagani_result *results)
 {
     int ok = 1;
@@ -154,8 +223,7 @@ static int take_run(pagani_state_in *in, vegas_run *r, pagani_result *results)
            pagani_state_take(in, r->batch->values,
                              components_of(r) * sizeof(double)) &&
            pagani_state_take(in, r->batch->errors,
-                             components_of(r) * sizeof(double)) &&
-           pagani_state_done(in);
+                             components_of(r) * sizeof(double));
 }
 
 int pagani_vegas_checkpoint_resume(pagani_context *ctx, vegas_run *r,
@@ -190,9 +258,12 @@ int pagani_vegas_checkpoint_resume(pagani_context *ctx, vegas_run *r,
     }
     if (ok) r->recorded = (int)got[SIZE_WORDS];
     ok = ok && take_run(&in, r, results);
+    if (ok && r->plan.job.plus) rc = take_counts(ctx, &in, r, &ok);
+    ok = ok && pagani_state_done(&in);
     free((void *)in.data);
-    if (!ok) {
+    if (rc != PAGANI_OK || !ok) {
         memset(results, 0, (size_t)r->count * sizeof *results);
+        if (rc != PAGANI_OK) return rc;
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is no state "
                            "of this Vegas run (its members or sizes do not "
                            "fit)", path);

@@ -86,8 +86,8 @@
  * resume is refused, PAGANI_ERR_STATE), and a repeat pass skipped for
  * the cap (above) kept a grid the uncapped run adjusts. Members of a
  * batch that the cap stopped at different iterations each resume at
- * their own (those ahead wait). Vegas+ has no checkpoints yet (its
- * per-cube counts live in the backend).
+ * their own (those ahead wait). Vegas+ checkpoints hold its per-cube
+ * sample counts too (the backend's, vegas_ops.counts_out and counts_in).
  *
  * Memory: the host holds per member a grid and its bins (grid_axes x (2 nb
  * + 1) doubles), the history of 3 x max_iterations words and the box;

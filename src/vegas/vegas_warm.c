@@ -1,7 +1,9 @@
 /*
  * vegas_warm.c - Vegas warm starts (options vegas_grid_in and
  * vegas_grid_out, pagani.h): the grid a run leaves, and a run that starts
- * from one instead of a uniform grid.
+ * from one instead of a uniform grid. A Vegas+ run takes and leaves the
+ * grid alone: its per-cube sample counts start uniform (the backend's
+ * setup) and are learned anew.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +29,6 @@ int pagani_vegas_warm_check(pagani_context *ctx, const pagani_options *opt,
     const pagani_vegas_grid *in = opt->vegas_grid_in;
     const vegas_job *job = &plan->job;
 
-    if ((in || opt->vegas_grid_out) && job->plus)
-        return pagani_fail(ctx, PAGANI_ERR_OPTION, "Vegas+ "
-                           "(PAGANI_FLAG_VEGAS_PLUS) takes no vegas_grid_in "
-                           "or vegas_grid_out: its per-cube counts are "
-                           "learned too");
     if (!in) return PAGANI_OK;
     if (in->rows == 0)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "vegas_grid_in is empty: "
