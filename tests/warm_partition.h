@@ -16,6 +16,8 @@
  * those the largest kept (tree nodes nest or are disjoint, so the
  * maximal ones tile the box).
  *
+ * A warm run loads the uniform split as the driver asks and then
+ * replaces it (import_regions, as a checkpoint's resume does).
  * The driver counts the first iteration's evaluations for the uniform
  * split it believes it loaded (its regions' rule points and probes; the
  * randomized checks are counted from the backend's sums):
@@ -209,42 +211,44 @@ static int warm_after_split(void *s, long long new_count)
     return warm_failed ? PAGANI_ERR_NO_MEMORY : rc;
 }
 
+/* Loads the uniform split (a device backend learns the initial widths
+ * from it) and, with a warm start, puts the partition in its place with
+ * import_regions (no parents: the first iteration's errors are raw, as
+ * after the split). */
 static int warm_load(void *s, const double *lower, const double *width,
                      const long long *counts)
 {
-    double t0 = warm_now();
-    int rc;
+    const warm_boxes *from = warm_start;
+    const long long m = from ? from->count : counts[0];
+    double *lo = NULL, *w = NULL, t0;
+    int rc = warm_real->load(s, lower, width, counts);
+
+    t0 = warm_now();
     warm_boxes_free(&warm_list);
     warm_list.n = warm_leaves.n = warm_n;
     warm_leaves.count = 0;
-    if (warm_start) {
-        const long long m = warm_start->count;
-        double *lo = malloc((size_t)m * warm_n * sizeof *lo);
-        double *w = malloc((size_t)m * warm_n * sizeof *w);
-        long long count = m;
-        if (!lo || !w) rc = PAGANI_ERR_NO_MEMORY;
-        for (long long i = 0; lo && w && i < m; i++)
-            for (int d = 0; d < warm_n; d++) {
-                lo[(size_t)d * m + i] = warm_box(warm_start, i)[d];
-                w[(size_t)d * m + i] = warm_box(warm_start, i)[warm_n + d];
-            }
-        warm_uniform = counts[0];
+    warm_uniform = counts[0];
+    warm_count = m;
+    if (rc == PAGANI_OK && !from) rc = warm_export(s, m, &warm_list);
+    if (rc != PAGANI_OK || !from) {
         warm_overhead += warm_now() - t0;
-        rc = lo && w ? warm_real->load(s, lo, w, &count) : PAGANI_ERR_NO_MEMORY;
-        t0 = warm_now();
-        free(lo);
-        free(w);
-        for (long long i = 0; i < m; i++)
-            warm_push(&warm_list, warm_box(warm_start, i), warm_start->history[i]);
-        warm_count = m;
-    } else {
-        rc = warm_real->load(s, lower, width, counts);
-        t0 = warm_now();
-        warm_uniform = counts[0];
-        if (rc == PAGANI_OK) rc = warm_export(s, counts[0], &warm_list);
-        warm_count = counts[0];
+        return rc;
+    }
+    lo = malloc((size_t)m * warm_n * sizeof *lo);
+    w = malloc((size_t)m * warm_n * sizeof *w);
+    for (long long i = 0; lo && w && i < m; i++) {
+        warm_push(&warm_list, warm_box(from, i), from->history[i]);
+        for (int d = 0; d < warm_n; d++) {
+            lo[(size_t)d * m + i] = warm_box(from, i)[d];
+            w[(size_t)d * m + i] = warm_box(from, i)[warm_n + d];
+        }
     }
     warm_overhead += warm_now() - t0;
+    rc = lo && w && !warm_failed
+             ? warm_real->import_regions(s, &m, 0, m, lo, w, NULL)
+             : PAGANI_ERR_NO_MEMORY;
+    free(lo);
+    free(w);
     return rc;
 }
 
