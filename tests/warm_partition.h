@@ -144,14 +144,19 @@ static long long warm_find(const double *box)
     return hit ? *hit : -1;
 }
 
-/* The backend's list (count regions) into boxes, histories unset. */
-static int warm_export(void *s, long long count, warm_boxes *into)
+/* The backend's list (count regions) into boxes, histories unset;
+ * `pairs`: the list holds a split's children (a device backend exports
+ * them with their parents' values, one row of count / 2 for a scalar
+ * integrand, which are not kept here). */
+static int warm_export(void *s, long long count, int pairs, warm_boxes *into)
 {
     const int n = warm_n;
-    double *lo = malloc((size_t)(count ? count : 1) * n * sizeof *lo);
-    double *w = malloc((size_t)(count ? count : 1) * n * sizeof *w);
-    int rc = lo && w ? warm_real->export_regions(s, 0, count, lo, w, NULL)
-                     : PAGANI_ERR_NO_MEMORY;
+    const size_t most = (size_t)(count ? count : 1);
+    double *lo = malloc(most * n * sizeof *lo), *w = malloc(most * n * sizeof *w);
+    double *parents = pairs ? malloc(most * sizeof *parents) : NULL;
+    int rc = lo && w && (parents || !pairs)
+                 ? warm_real->export_regions(s, 0, count, lo, w, parents)
+                 : PAGANI_ERR_NO_MEMORY;
     into->n = n;
     into->count = 0;
     for (long long i = 0; rc == PAGANI_OK && i < count; i++) {
@@ -164,6 +169,7 @@ static int warm_export(void *s, long long count, warm_boxes *into)
     }
     free(lo);
     free(w);
+    free(parents);
     return warm_failed ? PAGANI_ERR_NO_MEMORY : rc;
 }
 
@@ -174,7 +180,7 @@ static int warm_after_split(void *s, long long new_count)
     const int n = warm_n;
     warm_boxes next = {0};
     unsigned char *kept = calloc((size_t)(warm_list.count ? warm_list.count : 1), 1);
-    int rc = kept ? warm_export(s, new_count, &next) : PAGANI_ERR_NO_MEMORY;
+    int rc = kept ? warm_export(s, new_count, 1, &next) : PAGANI_ERR_NO_MEMORY;
 
     warm_sort(&warm_list);
     for (long long i = 0; rc == PAGANI_OK && i < next.count; i++) {
@@ -229,7 +235,7 @@ static int warm_load(void *s, const double *lower, const double *width,
     warm_leaves.count = 0;
     warm_uniform = counts[0];
     warm_count = m;
-    if (rc == PAGANI_OK && !from) rc = warm_export(s, m, &warm_list);
+    if (rc == PAGANI_OK && !from) rc = warm_export(s, m, 0, &warm_list);
     if (rc != PAGANI_OK || !from) {
         warm_overhead += warm_now() - t0;
         return rc;
