@@ -18,5 +18,12 @@ noinst_PROGRAMS += tests/bench_cubature
 tests_bench_cubature_SOURCES = tests/bench_cubature.c tests/suite.h tests/op_profile.h
 tests_bench_cubature_LDADD = $(TEST_LIBS)
 
+# What cubature warm starts would save on a scan (issue 34), measured with
+# the backend's operations wrapped (warm_partition.h), not in the library.
+noinst_PROGRAMS += tests/bench_warm_cubature
+tests_bench_warm_cubature_SOURCES = tests/bench_warm_cubature.c \
+	tests/warm_partition.h tests/warm_scan.h tests/batch_cases.h tests/genz.h
+tests_bench_warm_cubature_LDADD = $(TEST_LIBS) -lm
+
 # The TAP driver every test runs under (LOG_DRIVER) must be in the tarball
 # for `make distcheck`; it belongs with LOG_DRIVER in Makefile.am.
