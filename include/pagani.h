@@ -506,9 +506,9 @@ typedef struct pagani_options {
      * progress callback sees each wave's iterations in turn, and a stop
      * in the first ends the second's integrals unrun (PAGANI_STOPPED, 0
      * iterations, value NaN). PAGANI_BATCH_WARM_STRIDE is the measured
-     * choice. Not with Vegas+, state_path or an MPI context
-     * (PAGANI_ERR_OPTION, as are 1 and negative values); the other
-     * methods ignore it. */
+     * choice. With Vegas+ a warm integral's per-cube counts start
+     * uniform. Not with state_path or an MPI context (PAGANI_ERR_OPTION,
+     * as are 1 and negative values); the other methods ignore it. */
     int batch_warm_stride;       /* 0 (default): every integral cold */
 } pagani_options;
 

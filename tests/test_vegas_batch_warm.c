@@ -17,8 +17,10 @@
  *  - NaN in a pilot and in a warm integral: PAGANI_ERR_NONFINITE naming
  *    the batch's first such integral, the others converged;
  *  - a stop request: every integral PAGANI_STOPPED;
- *  - 1, a negative stride, Vegas+ and state_path: PAGANI_ERR_OPTION
- *    naming the reason.
+ *  - the scans and the waves again with Vegas+ (PAGANI_FLAG_VEGAS_PLUS:
+ *    a warm integral's per-cube counts start uniform, as a cold one's);
+ *  - 1, a negative stride and state_path: PAGANI_ERR_OPTION naming the
+ *    reason.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +36,14 @@
 
 static pagani_context *ctx;
 
-static pagani_options options(void) { return warm_scan_test_options(); }
+static unsigned flags; /* 0, then PAGANI_FLAG_VEGAS_PLUS */
+
+static pagani_options options(void)
+{
+    pagani_options o = warm_scan_test_options();
+    o.flags |= flags;
+    return o;
+}
 
 static void scan_checks(pagani_integrand *f)
 {
@@ -247,13 +256,11 @@ static void refusal_checks(pagani_integrand *f)
 {
     const struct {
         int stride;
-        unsigned flags;
         const char *state, *says, *what;
     } cases[] = {
-        {1, 0, NULL, "at least 2", "batch_warm_stride 1"},
-        {-3, 0, NULL, "at least 2", "batch_warm_stride -3"},
-        {4, PAGANI_FLAG_VEGAS_PLUS, NULL, "Vegas+", "Vegas+"},
-        {4, 0, "/tmp/pagani-batch-warm.state", "state_path", "state_path"},
+        {1, NULL, "at least 2", "batch_warm_stride 1"},
+        {-3, NULL, "at least 2", "batch_warm_stride -3"},
+        {4, "/tmp/pagani-batch-warm.state", "state_path", "state_path"},
     };
     double lower[DIM], upper[DIM], p[BATCH_PARAMS * 4];
     pagani_result r[4];
@@ -265,7 +272,6 @@ static void refusal_checks(pagani_integrand *f)
         int rc;
 
         o.batch_warm_stride = cases[i].stride;
-        o.flags = cases[i].flags;
         o.state_path = cases[i].state;
         rc = pagani_integrate_batch(ctx, f, 4, p, BATCH_BLOCK, lower, upper, 0,
                                     &o, r);
@@ -297,6 +303,9 @@ int main(void)
     nan_check(f, 5, 9, 5);  /* two warm integrals */
     stop_check(f);
     refusal_checks(f);
+    flags = PAGANI_FLAG_VEGAS_PLUS;
+    scan_checks(f);
+    wave_checks(f);
     pagani_integrand_destroy(f);
     pagani_context_destroy(ctx);
     tap_done();

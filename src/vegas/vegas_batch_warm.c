@@ -146,11 +146,6 @@ static int check(pagani_context *ctx, const pagani_options *opt)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "batch_warm_stride must "
                            "be 0 (off) or at least 2 (one pilot in that "
                            "many integrals), got %d", opt->batch_warm_stride);
-    if (opt->flags & PAGANI_FLAG_VEGAS_PLUS)
-        return pagani_fail(ctx, PAGANI_ERR_OPTION, "batch_warm_stride: Vegas+ "
-                           "(PAGANI_FLAG_VEGAS_PLUS) starts from no grid of "
-                           "another integral: its per-cube counts are "
-                           "learned too");
     if (opt->state_path)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "batch_warm_stride takes no "
                            "state_path: a checkpoint holds one batch, not "
