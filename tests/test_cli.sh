@@ -354,6 +354,30 @@ for method in cubature vegas qmc; do
                if (!(d <= 1e-2 * truth)) exit 1 }' "$out"
     ok $? "--params-file --method $method: (1 - exp(-a)) / a, a = 1, 2.5, 4"
 done
+# --batch-warm: a Vegas scan of 8 nearby a, every value within 4 of its
+# errors of (1 - exp(-a)) / a and converged, in fewer evaluations than
+# the same batch cold (the seed is fixed: the counts are the same on
+# every run).
+awk 'BEGIN { for (i = 0; i < 8; i++) printf "%.2f\n", 1 + 0.05 * i }' \
+    >"$tmp/scan"
+evaluations() { sed -n 's/.*"evaluations": \([0-9]*\).*/\1/p' "$out" |
+                awk '{ s += $1 } END { print s }'; }
+run --params-file "$tmp/scan" --method vegas --json 'exp(-p[0]*x[0])'
+cold=$(evaluations)
+run --params-file "$tmp/scan" --method vegas --batch-warm 4 'exp(-p[0]*x[0])'
+[ $rc -eq 0 ] && [ "$(wc -l <"$out")" -eq 8 ] &&
+    paste "$tmp/scan" "$out" | awk '{
+        truth = (1 - exp(-$1)) / $1; d = $2 - truth; if (d < 0) d = -d
+        if (!(d <= 4 * $4) || $5 != "converged") exit 1 }'
+ok $? "--batch-warm 4: a Vegas scan of 8, each within 4 errors of the truth"
+run --params-file "$tmp/scan" --method vegas --batch-warm 4 --json \
+    'exp(-p[0]*x[0])'
+warm=$(evaluations)
+[ $rc -eq 0 ] && [ -n "$cold" ] && [ -n "$warm" ] && [ "$warm" -lt "$cold" ]
+ok $? "--batch-warm 4: $warm evaluations against $cold cold"
+bad_value 'batch-warm.*below 2' --method vegas --params-file "$tmp/scan" \
+    --batch-warm 1
+bad_value 'batch-warm.*Vegas batch' --batch-warm 4 --params-file "$tmp/scan"
 run --params-file "$tmp/params" --json 'exp(-p[0]*x[0])'
 [ $rc -eq 0 ] && [ "$(grep -c '^{.*}$' "$out")" -eq 3 ] &&
     sed -n 's/.*"line": \([0-9]*\), "params": \[\(.*\)\]}$/\1 \2/p' "$out" |

@@ -27,7 +27,7 @@ enum {
     OPT_CALLS, OPT_PROGRESS, OPT_JSON, OPT_TRANSFORM, OPT_PARAMS_FILE,
     OPT_NCOMP, OPT_COMPONENTS, OPT_NORM, OPT_SIGMAS, OPT_DOMAIN_SCALE,
     OPT_DOMAIN_MAP, OPT_DOMAIN_CENTER, OPT_BREAKS, OPT_STATE,
-    OPT_STATE_INTERVAL, OPT_GRADIENT, OPT_STRATEGY
+    OPT_STATE_INTERVAL, OPT_GRADIENT, OPT_STRATEGY, OPT_BATCH_WARM
 };
 
 /* The most CPU threads a context takes (pagani_context_set_threads). */
@@ -53,6 +53,7 @@ static const struct option long_options[] = {
     {"seed",            required_argument, NULL, OPT_SEED},
     {"params",          required_argument, NULL, 'p'},
     {"params-file",     required_argument, NULL, OPT_PARAMS_FILE},
+    {"batch-warm",      required_argument, NULL, OPT_BATCH_WARM},
     {"transform",       required_argument, NULL, OPT_TRANSFORM},
     {"calls",           required_argument, NULL, OPT_CALLS},
     {"sigmas",          required_argument, NULL, OPT_SIGMAS},
@@ -592,6 +593,8 @@ static int parse_option(int c, const char *arg, cli_args *a, long long *dim,
         return 0;
     case OPT_TRANSFORM: return parse_transform(option, arg, &a->transform);
     case OPT_PARAMS_FILE: a->params_file = arg; return 0;
+    case OPT_BATCH_WARM:
+        return parse_count(option, arg, 2, INT_MAX, &a->batch_warm);
     case OPT_PROGRESS: a->progress = 1; return 0;
     case OPT_JSON: a->json = 1; return 0;
     case OPT_GRADIENT: a->gradient = 1; return 0;
@@ -624,6 +627,9 @@ static int check_combinations(const cli_args *a)
         return bad("--transform", "applies to --method qmc only");
     if (a->params_file && a->params)
         return bad("--params-file", "cannot be combined with -p");
+    if (a->batch_warm && (!a->params_file || a->method != PAGANI_VEGAS))
+        return bad("--batch-warm", "applies to a Vegas batch only "
+                   "(--method vegas --params-file FILE)");
     if (a->gradient && !a->params && !a->params_file)
         return bad("--gradient", "differentiates by the parameters: give "
                    "them with -p or --params-file");

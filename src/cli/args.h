@@ -54,6 +54,7 @@ typedef struct cli_args {
     double *params;           /* -p values (malloc'd), or NULL */
     int nparams;
     const char *params_file;  /* --params-file FILE ("-": stdin), or NULL */
+    long long batch_warm;     /* --batch-warm M: batch_warm_stride; 0: unset */
 
     pagani_method method;
     pagani_backend backend;

@@ -68,6 +68,11 @@ static const char *const help_text[] = {
 "                         many on every line; blank lines and # comments\n"
 "                         are skipped (not with -p); at most 64 KiB a\n"
 "                         line, a million lines, 2^22 numbers in all\n"
+"      --batch-warm M     with --method vegas and --params-file, a scan: run\n"
+"                         every M-th line cold, then the others from the\n"
+"                         grid of their nearest such line (M >= 2; 16 is\n"
+"                         the measured choice; README, \"Checkpoints and\n"
+"                         warm starts\")\n"
 "  -f, --file FILE        read EXPR from FILE ('-': standard input), at\n"
 "                         most 1 MiB of text\n"
 "\n",
@@ -138,7 +143,7 @@ static const char *const help_text[] = {
 "                         G or T (powers of 1024), e.g. 512M or 1.5G\n"
 "                         (default: 1G on the CPU, 80% of free GPU memory)\n"
 "\n",
-"Checkpoints (QMC, Vegas not Vegas+, and cubature so far):\n"
+"Checkpoints (every method; on MPI one file a rank):\n"
 "      --state FILE       write the integration's state to FILE every\n"
 "                         --state-interval seconds and when it ends\n"
 "                         unconverged (a limit, a signal); when FILE exists\n"

@@ -147,6 +147,7 @@ static pagani_options make_options(const cli_args *a, progress_state *state)
     if (a->rule) o.rule_degree = a->rule;
     o.strategy = a->strategy;
     if (a->calls > 0.0) o.vegas_calls = a->calls;
+    o.batch_warm_stride = (int)a->batch_warm;
     if (a->sigmas > 0.0) o.mc_sigmas = a->sigmas;
     if (a->nscales == 1) o.domain_scale = a->domain_scales[0];
     if (a->nscales > 1) o.domain_scales = a->domain_scales;
