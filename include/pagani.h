@@ -443,11 +443,11 @@ typedef struct pagani_options {
      * max_iterations may differ, so a stopped run can be resumed with
      * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
      * alone. QMC, Vegas and cubature (CPU and CUDA) so far (Vegas+ with
-     * state_path, or cubature on an MPI context, is PAGANI_ERR_OPTION).
-     * On an MPI context rank k writes state_path with ".rank<k>"
-     * appended, and a run resumes on the same number of ranks only (else
-     * PAGANI_ERR_STATE naming both). Vegas resumes bit for bit unless
-     * max_evaluations changed what ran: a cap below vegas_calls x
+     * state_path is PAGANI_ERR_OPTION). On an MPI context rank k writes
+     * state_path with ".rank<k>" appended (cubature: the rank's own part
+     * of the region list), and a run resumes on the same number of ranks
+     * only (else PAGANI_ERR_STATE naming both). Vegas resumes bit for bit
+     * unless max_evaluations changed what ran: a cap below vegas_calls x
      * (vegas_adjust_iterations + 3) lowers the calls per iteration (a
      * resume under another such cap is PAGANI_ERR_STATE), and one that
      * skipped a repeat pass of an adjusting iteration kept its grid. A

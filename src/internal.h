@@ -85,6 +85,12 @@ typedef struct pagani_layer {
     int rank, ranks;
     int (*checkpoint_agree)(pagani_context *ctx, int rc);
     int (*checkpoint_any)(pagani_context *ctx, int flag);
+    /* Cubature checkpoints (src/cubature/cubature_checkpoint.c): the
+     * regions of each integral in this process's part of the backend's
+     * list (counts[k], k < the job's integrals) where the layer
+     * partitions the list and the driver counts the whole (the MPI
+     * layer); NULL: the driver's counts are the list's. */
+    void (*cubature_counts)(pagani_context *ctx, long long *counts);
 } pagani_layer;
 
 struct pagani_context {

@@ -127,6 +127,10 @@ int mpi_checkpoint_any(pagani_context *ctx, int flag);
  * (mpi_cubature.c); they call layer->inner_cubature. */
 extern const cubature_ops pagani_mpi_cubature_ops;
 
+/* The layer's cubature_counts (pagani_layer; mpi_cubature.c): the
+ * regions of each integral in this rank's part of the list. */
+void mpi_cubature_counts(pagani_context *ctx, long long *counts);
+
 /* Frees the cubature run's buffers (mpi_cubature.c). */
 void mpi_cubature_free(mpi_layer *layer);
 
