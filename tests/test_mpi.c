@@ -49,7 +49,8 @@
  *                        one message naming both numbers
  *   test_mpi state-broken DIR R
  *                        rank R's file of a cubature checkpoint removed,
- *                        cut short or damaged: PAGANI_ERR_STATE on every
+ *                        cut short, damaged or of an earlier iteration
+ *                        than the others': PAGANI_ERR_STATE on every
  *                        rank, one message
  *   test_mpi region-bytes N
  *                        rank 0 prints the bytes a cubature region of an
@@ -637,17 +638,34 @@ static int state_other_ranks(const char *dir, pagani_context *ctx, int ranks)
     return good;
 }
 
+/* Files of case c stopped after its first iteration, at
+ * DIR/older.state: the code. */
+static int state_older(const char *dir, pagani_context *ctx,
+                       const state_case *c)
+{
+    state_end end;
+    char file[512], mine[600];
+
+    snprintf(file, sizeof file, "%s/older.state", dir);
+    snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
+    remove(mine); /* a file of an earlier run */
+    state_run(ctx, c, file, 1, &end);
+    return end.rc;
+}
+
 /* Rank `who`'s file of a cubature checkpoint (one integral stopped after
- * its first iteration) removed, cut short by a word or with a byte of its
- * region list changed: the resume fails with PAGANI_ERR_STATE on every
- * rank, with one message, and nothing hangs. */
+ * its first iteration) removed, cut short by a word, with a byte of its
+ * region list changed, or (older) replaced by its file of the iteration
+ * before, as ranks killed while writing may leave it: the resume fails
+ * with PAGANI_ERR_STATE on every rank, with one message, and nothing
+ * hangs. */
 static int state_broken(const char *dir, pagani_context *ctx, int who)
 {
-    const state_case c = {PAGANI_CUBATURE, 1, 1};
-    const char *breaks[3] = {"missing", "truncated", "damaged"};
+    const state_case c = {PAGANI_CUBATURE, 1, 2};
+    const char *breaks[4] = {"missing", "truncated", "damaged", "older"};
     int good = 1;
 
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         state_end end;
         char file[512], mine[600];
         int broke;
@@ -656,7 +674,8 @@ static int state_broken(const char *dir, pagani_context *ctx, int who)
         snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
         remove(mine); /* a file of an earlier run */
         state_run(ctx, &c, file, c.cut, &end);
-        broke = end.rc == PAGANI_OK;
+        broke = end.rc == PAGANI_OK &&
+                (i < 3 || state_older(dir, ctx, &c) == PAGANI_OK);
         if (rank == who) {
             FILE *fp = fopen(mine, "r+b");
             long bytes;
@@ -666,6 +685,11 @@ static int state_broken(const char *dir, pagani_context *ctx, int who)
                 broke &= remove(mine) == 0;
             } else if (i == 1) {
                 broke &= truncate(mine, bytes - 8) == 0;
+            } else if (i == 3) { /* its file of the first iteration */
+                char older[600];
+                snprintf(older, sizeof older, "%s/older.state.rank%d", dir,
+                         rank);
+                broke &= rename(older, mine) == 0;
             } else { /* a byte of the last regions, before the checksum */
                 int byte;
                 broke &= !fseek(fp, bytes - 24, SEEK_SET) &&

@@ -29,8 +29,9 @@
 #    resumed, give the bits of the run never stopped, each rank with its
 #    own file; a file of n ranks resumed on another number is
 #    PAGANI_ERR_STATE on every rank, naming both; one rank's cubature
-#    file missing, truncated or damaged is PAGANI_ERR_STATE on every
-#    rank, with one message, and nothing hangs.
+#    file missing, truncated, damaged or of an earlier iteration than the
+#    others' is PAGANI_ERR_STATE on every rank, with one message, and
+#    nothing hangs.
 #  - the pagani command under mpirun prints once, what one process prints.
 # Skipped, with the reason, where libpagani was built without MPI.
 # PAGANI_TEST_BACKEND=cuda runs it on the GPU (every rank on the node's
@@ -142,7 +143,7 @@ done
 # bits of the run never stopped, every rank writing its own file; a file
 # resumed on another number of ranks is PAGANI_ERR_STATE (18) on every
 # rank, naming both numbers; so is one rank's cubature file missing, cut
-# short or damaged, with no hang.
+# short, damaged or of an earlier iteration, with no hang.
 for np in $counts; do
     tap_show="$tmp/out.$np $tmp/err.$np"
     mkdir -p "$tmp/state.$np"
@@ -156,7 +157,7 @@ done
 for np in $others; do
     tap_show="$tmp/out.$np $tmp/err.$np"
     run "$np" state-broken "$tmp/state.$np" $((np - 1))
-    ok $? "rank $((np - 1)) of $np with its cubature checkpoint missing, truncated or damaged: PAGANI_ERR_STATE on every rank, no hang"
+    ok $? "rank $((np - 1)) of $np with its cubature checkpoint missing, truncated, damaged or older: PAGANI_ERR_STATE on every rank, no hang"
 done
 
 last=${counts##* }

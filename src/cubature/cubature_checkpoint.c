@@ -147,7 +147,15 @@ int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
     if (!b->checkpoint.path) return PAGANI_OK;
     rc = pagani_checkpoint_open_read(b->ctx, &b->checkpoint, &b->resume);
     if (rc != PAGANI_OK) return rc; /* agreed */
-    return pagani_checkpoint_agree(&b->checkpoint, take_head(b));
+    rc = pagani_checkpoint_agree(&b->checkpoint, take_head(b));
+    /* every rank gets the same answer and makes the same message */
+    if (rc == PAGANI_OK && b->resume &&
+        !pagani_checkpoint_same(&b->checkpoint, b->mark->head[H_IT]))
+        rc = pagani_fail(b->ctx, PAGANI_ERR_STATE, "the ranks' checkpoints "
+                         "(%s.rank<k>) hold different iterations (ranks "
+                         "killed while writing them?): remove them to start "
+                         "again", b->opt->state_path);
+    return rc;
 }
 
 void cubature_checkpoint_mark(batch_run *b, int it)

@@ -36,7 +36,7 @@ void mpi_install(pagani_context *ctx, mpi_layer *L)
     pagani_layer layer = {L, mpi_call_start, mpi_call_end, mpi_run_batch,
                           mpi_layer_close, L->rank, L->size,
                           mpi_checkpoint_agree, mpi_checkpoint_any,
-                          mpi_cubature_counts};
+                          mpi_checkpoint_same, mpi_cubature_counts};
 
     L->inner = ctx->backend;
     L->inner_state = ctx->backend_state;

@@ -113,6 +113,12 @@ int pagani_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
     return rc;
 }
 
+int pagani_checkpoint_same(const pagani_checkpoint *cp, long long value)
+{
+    const pagani_layer *layer = &cp->ctx->layer;
+    return layer->checkpoint_same ? layer->checkpoint_same(cp->ctx, value) : 1;
+}
+
 int pagani_checkpoint_due(const pagani_checkpoint *cp)
 {
     return cp->path && cp->interval > 0 &&

@@ -90,6 +90,10 @@ int pagani_checkpoint_finish(pagani_context *ctx, pagani_checkpoint *cp,
  * in a rank's share of a batch. */
 int pagani_checkpoint_agree(const pagani_checkpoint *cp, int rc);
 
+/* Whether value is the same on every rank that runs cp's driver (1 on
+ * one process or in a rank's share of a batch). */
+int pagani_checkpoint_same(const pagani_checkpoint *cp, long long value);
+
 /* The checks of options state_path and state_interval (api.c): a path
  * that is not empty, an interval >= 0 and finite; else PAGANI_ERR_OPTION. */
 int pagani_checkpoint_check_options(pagani_context *ctx,
