@@ -451,10 +451,9 @@ typedef struct pagani_options {
      * them raised) or is damaged is refused, PAGANI_ERR_STATE, and left
      * alone. QMC, Vegas (Vegas+ included: its file holds the per-cube
      * sample counts too, 8 bytes a sub-cube and integral) and cubature
-     * (CPU and CUDA) so far (cubature on an MPI context with state_path
-     * is PAGANI_ERR_OPTION).
-     * On an MPI context rank k writes state_path with ".rank<k>"
-     * appended, and a run resumes on the same number of ranks only (else
+     * (CPU and CUDA). On an MPI context rank k writes state_path with
+     * ".rank<k>" appended (cubature: the rank's own part of the region
+     * list), and a run resumes on the same number of ranks only (else
      * PAGANI_ERR_STATE naming both). Vegas resumes bit for bit unless
      * max_evaluations changed what ran: a cap below vegas_calls x
      * (vegas_adjust_iterations + 3) lowers the calls per iteration (a

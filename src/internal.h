@@ -85,6 +85,16 @@ typedef struct pagani_layer {
     int rank, ranks;
     int (*checkpoint_agree)(pagani_context *ctx, int rc);
     int (*checkpoint_any)(pagani_context *ctx, int flag);
+    /* And whether value is the same on all of them (the iteration their
+     * files hold: ranks killed while writing may have left files of two
+     * iterations). */
+    int (*checkpoint_same)(pagani_context *ctx, long long value);
+    /* Cubature checkpoints (src/cubature/cubature_checkpoint.c): the
+     * regions of each integral in this process's part of the backend's
+     * list (counts[k], k < the job's integrals) where the layer
+     * partitions the list and the driver counts the whole (the MPI
+     * layer); NULL: the driver's counts are the list's. */
+    void (*cubature_counts)(pagani_context *ctx, long long *counts);
 } pagani_layer;
 
 struct pagani_context {

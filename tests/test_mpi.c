@@ -39,6 +39,21 @@
  *                        case qmc_genz_osc 8-D at N points per shift, each
  *                        distributed over the ranks, combined: rank 0
  *                        prints value and error as hex floats
+ *   test_mpi state DIR   checkpoints: each case of state_cases (cubature,
+ *                        QMC and Vegas; one integral, a batch of 7, a
+ *                        vector integrand) run whole, then stopped and
+ *                        resumed with state_path in DIR: rank 0 prints
+ *                        one line per case, whether the resumed run has
+ *                        the bits of the whole one on every rank
+ *   test_mpi state-ranks DIR RANKS
+ *                        the files that state DIR made on RANKS ranks
+ *                        resumed here: PAGANI_ERR_STATE on every rank,
+ *                        one message naming both numbers
+ *   test_mpi state-broken DIR R
+ *                        rank R's file of a cubature checkpoint removed,
+ *                        cut short, damaged or of an earlier iteration
+ *                        than the others': PAGANI_ERR_STATE on every
+ *                        rank, one message
  *   test_mpi region-bytes N
  *                        rank 0 prints the bytes a cubature region of an
  *                        N-dimensional scalar integrand takes of one
@@ -481,101 +496,231 @@ static int region_bytes(pagani_backend backend, int n)
     return rc == PAGANI_OK;
 }
 
-/* The flags of state_batch's runs: PAGANI_FLAG_VEGAS_PLUS for the
+/* The flags of state_run's runs: PAGANI_FLAG_VEGAS_PLUS for the
  * state-plus checks (Vegas+ runs replicated on every rank, its per-cube
- * counts in each rank's file), else 0. */
+ * counts in each rank's file; the Vegas cases alone), else 0. */
 static unsigned state_flags;
 
-/* A checkpointed batch of `count` Gaussians (batch_cases.h) with
- * `method` (count 1: spread over the ranks by points or passes; 7: by
- * integrals), state_path `file`, stopped after 2 iterations
- * (max_iterations 2, with `cut`) or run to the end; *rc the code. */
-static void state_batch(pagani_context *ctx, pagani_method method, int count,
-                        const char *file, int cut, int *rc,
-                        pagani_result *r)
+/* A Gaussian bump and its first moment: a vector integrand that takes
+ * cubature several iterations. */
+#define BUMP_NCOMP 2
+PAGANI_VECTOR_INTEGRAND(bump_moment, BUMP_NCOMP, {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += (x[i] - 0.5) * (x[i] - 0.5);
+    f[0] = exp(-50.0 * s);
+    f[1] = x[0] * f[0];
+})
+
+/* A case of the checkpoint runs: `count` Gaussians of batch_cases.h
+ * with `method` (1: one integral, spread over the ranks by points, passes
+ * or regions; BATCH_K: a batch, by integrals) or, count 0, bump_moment
+ * (spread by regions); stopped after `cut` iterations (max_iterations)
+ * and run again. */
+typedef struct state_case {
+    pagani_method method;
+    int count;
+    int cut;
+} state_case;
+
+/* QMC and Vegas stopped mid-run; cubature after its first iteration and
+ * mid-run (at epsrel 1e-9 it takes 5 to 7 on these). */
+static const state_case state_cases[] = {
+    {PAGANI_CUBATURE, 1, 1}, {PAGANI_CUBATURE, 1, 3},
+    {PAGANI_CUBATURE, BATCH_K, 1}, {PAGANI_CUBATURE, BATCH_K, 3},
+    {PAGANI_CUBATURE, 0, 1}, {PAGANI_CUBATURE, 0, 3},
+    {PAGANI_QMC, 1, 2},      {PAGANI_QMC, BATCH_K, 2},
+    {PAGANI_VEGAS, 1, 2},    {PAGANI_VEGAS, BATCH_K, 2},
+};
+#define STATE_CASES (int)(sizeof state_cases / sizeof *state_cases)
+
+/* What a run of a state case ends with (zero where unused). */
+typedef struct state_end {
+    int rc;
+    pagani_result r[BATCH_K];
+    double values[BUMP_NCOMP], errors[BUMP_NCOMP];
+} state_end;
+
+/* Case c's checkpoint file in dir (a rank's is it with ".rank<k>"). */
+static void state_file_of(char *file, size_t size, const char *dir,
+                          const state_case *c)
+{
+    snprintf(file, size, "%s/%s-%d-%d.state", dir,
+             pagani_method_name(c->method), c->count, c->cut);
+}
+
+/* Case c with state_path `file` (NULL: none), stopped after `cut`
+ * iterations (0: run to the end), into *end. */
+static void state_run(pagani_context *ctx, const state_case *c,
+                      const char *file, int cut, state_end *end)
 {
     double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
     double params[BATCH_PARAMS * BATCH_K];
-    pagani_options opt = pagani_options_default(method);
+    pagani_options opt = pagani_options_default(c->method);
     pagani_integrand *f = NULL;
 
-    memset(r, 0, sizeof *r * (size_t)count);
-    batch_gaussian_draw(params, count, 5, 0.1, 0.3);
-    opt.epsrel = method == PAGANI_VEGAS ? 1e-3 : 1e-5;
+    memset(end, 0, sizeof *end);
+    opt.epsrel = c->method == PAGANI_VEGAS      ? 1e-3
+                 : c->method == PAGANI_CUBATURE ? 1e-9
+                                                : 1e-5;
     opt.vegas_calls = 2e4;
     opt.state_path = file;
     opt.state_interval = 0;
-    opt.max_iterations = cut ? 2 : 0;
+    opt.max_iterations = cut;
     opt.flags |= state_flags;
-    *rc = pagani_integrand_create(ctx, &f, 3, &batch_gaussian);
-    if (*rc == PAGANI_OK)
-        *rc = pagani_integrate_batch(ctx, f, count, params, BATCH_BLOCK,
-                                     lower, upper, 0, &opt, r);
-    for (int k = 0; k < count; k++) r[k].seconds = 0.0;
+    if (c->count == 0) {
+        end->rc = pagani_integrand_create_vector(ctx, &f, 3, &bump_moment);
+        if (end->rc == PAGANI_OK)
+            end->rc = pagani_integrate_vector(ctx, f, lower, upper, &opt,
+                                              end->r, end->values,
+                                              end->errors);
+    } else {
+        batch_gaussian_draw(params, c->count, 5, 0.1, 0.3);
+        end->rc = pagani_integrand_create(ctx, &f, 3, &batch_gaussian);
+        if (end->rc == PAGANI_OK)
+            end->rc = pagani_integrate_batch(ctx, f, c->count, params,
+                                             BATCH_BLOCK, lower, upper, 0,
+                                             &opt, end->r);
+    }
+    for (int k = 0; k < BATCH_K; k++) end->r[k].seconds = 0.0;
     pagani_integrand_destroy(f);
 }
 
-/* The checkpoint run: QMC and Vegas, one integral and a batch of 7, each
- * stopped after 2 iterations with state_path DIR/METHOD-COUNT.state and
- * run again: the bits of the run never stopped, the same on every rank,
- * each rank's file at its own name (.rank<k>). */
+/* The checkpoint run: every state case run whole without a file, then
+ * stopped with state_path DIR/METHOD-COUNT-CUT.state and run again: the
+ * bits of the run never stopped (code, results, components), the same on
+ * every rank, each rank's file at its own name (.rank<k>). */
 static int state_resumes(const char *dir, pagani_context *ctx)
 {
-    const pagani_method methods[2] = {PAGANI_QMC, PAGANI_VEGAS};
-    const int counts[2] = {1, BATCH_K};
     int good = 1, all;
 
-    for (int m = 0; m < 2; m++)
-        for (int c = 0; c < 2; c++) {
-            pagani_result whole[BATCH_K], cut[BATCH_K], resumed[BATCH_K];
-            char file[512], mine[600];
-            int rc[3], stopped = 1, same;
+    for (int i = 0; i < STATE_CASES; i++) {
+        const state_case *c = &state_cases[i];
+        const int count = c->count ? c->count : 1;
+        state_end whole, cut, resumed;
+        char file[512], mine[600];
+        int stopped = 1, same;
 
-            if (state_flags && methods[m] != PAGANI_VEGAS) continue;
-            snprintf(file, sizeof file, "%s/%s-%d.state", dir,
-                     pagani_method_name(methods[m]), counts[c]);
-            snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
-            state_batch(ctx, methods[m], counts[c], NULL, 0, &rc[0], whole);
-            state_batch(ctx, methods[m], counts[c], file, 1, &rc[1], cut);
-            state_batch(ctx, methods[m], counts[c], file, 0, &rc[2], resumed);
-            for (int k = 0; k < counts[c]; k++)
-                stopped &= cut[k].status != PAGANI_CONVERGED;
-            same = rc[0] == PAGANI_OK && rc[1] == PAGANI_OK &&
-                   rc[2] == PAGANI_OK && stopped &&
-                   access(mine, F_OK) == 0 &&
-                   whole[0].status == PAGANI_CONVERGED &&
-                   !memcmp(whole, resumed, sizeof *whole * (size_t)counts[c]);
-            same = same && same_on_all(resumed, (int)(sizeof *resumed *
-                                                      (size_t)counts[c]));
-            MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-            if (rank == 0)
-                printf("%s, %d integral%s: stopped (%s), resumed: %a +- %a, "
-                       "%s, %s\n", pagani_method_name(methods[m]), counts[c],
-                       counts[c] > 1 ? "s" : "",
-                       pagani_status_name(cut[0].status), resumed[0].value,
-                       resumed[0].error, pagani_status_name(resumed[0].status),
-                       all ? "the bits of the run never stopped on every rank"
-                           : "DIFFERENT (or a code, a file missing)");
-            good &= all;
-        }
+        if (state_flags && c->method != PAGANI_VEGAS) continue;
+        state_file_of(file, sizeof file, dir, c);
+        snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
+        state_run(ctx, c, NULL, 0, &whole);
+        state_run(ctx, c, file, c->cut, &cut);
+        state_run(ctx, c, file, 0, &resumed);
+        for (int k = 0; k < count; k++)
+            stopped &= cut.r[k].status == PAGANI_MAX_ITERATIONS;
+        same = whole.rc == PAGANI_OK && cut.rc == PAGANI_OK &&
+               resumed.rc == PAGANI_OK && stopped &&
+               access(mine, F_OK) == 0 &&
+               whole.r[0].status == PAGANI_CONVERGED &&
+               !memcmp(&whole, &resumed, sizeof whole);
+        same = same && same_on_all(&resumed, (int)sizeof resumed);
+        MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (rank == 0)
+            printf("%s, %s, stopped after %d iterations (%s), resumed: "
+                   "%a +- %a, %s, %s\n", pagani_method_name(c->method),
+                   c->count == 0 ? "a vector integrand"
+                   : c->count == 1 ? "1 integral" : "a batch",
+                   c->cut, pagani_status_name(cut.r[0].status),
+                   resumed.r[0].value, resumed.r[0].error,
+                   pagani_status_name(resumed.r[0].status),
+                   all ? "the bits of the run never stopped on every rank"
+                       : "DIFFERENT (or a code, a file missing)");
+        good &= all;
+    }
     return good;
 }
 
-/* A file of state_resumes resumed on another number of ranks: every rank
- * returns PAGANI_ERR_STATE with one message naming both numbers. */
+/* Files of state_resumes (one integral: Vegas's, cubature's) resumed on
+ * another number of ranks: every rank returns PAGANI_ERR_STATE with one
+ * message naming both numbers. */
 static int state_other_ranks(const char *dir, pagani_context *ctx, int ranks)
 {
-    pagani_result r[BATCH_K];
-    char file[512], says[64];
-    int rc;
+    const state_case cases[2] = {{PAGANI_VEGAS, 1, 2},
+                                 {PAGANI_CUBATURE, 1, 3}};
+    int good = 1;
 
-    snprintf(file, sizeof file, "%s/%s-1.state", dir,
-             pagani_method_name(PAGANI_VEGAS));
-    state_batch(ctx, PAGANI_VEGAS, 1, file, 0, &rc, r);
-    snprintf(says, sizeof says, "of %d ranks; this is rank 0 of %d", ranks,
-             size);
-    return report_codes(ctx, rc, PAGANI_ERR_STATE) &&
-           strstr(pagani_context_message(ctx), says) != NULL;
+    for (int i = 0; i < 2; i++) {
+        state_end end;
+        char file[512], says[64];
+
+        state_file_of(file, sizeof file, dir, &cases[i]);
+        state_run(ctx, &cases[i], file, 0, &end);
+        snprintf(says, sizeof says, "of %d ranks; this is rank 0 of %d",
+                 ranks, size);
+        good &= report_codes(ctx, end.rc, PAGANI_ERR_STATE) &&
+                strstr(pagani_context_message(ctx), says) != NULL;
+    }
+    return good;
+}
+
+/* Files of case c stopped after its first iteration, at
+ * DIR/older.state: the code. */
+static int state_older(const char *dir, pagani_context *ctx,
+                       const state_case *c)
+{
+    state_end end;
+    char file[512], mine[600];
+
+    snprintf(file, sizeof file, "%s/older.state", dir);
+    snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
+    remove(mine); /* a file of an earlier run */
+    state_run(ctx, c, file, 1, &end);
+    return end.rc;
+}
+
+/* Rank `who`'s file of a cubature checkpoint (one integral stopped after
+ * its first iteration) removed, cut short by a word, with a byte of its
+ * region list changed, or (older) replaced by its file of the iteration
+ * before, as ranks killed while writing may leave it: the resume fails
+ * with PAGANI_ERR_STATE on every rank, with one message, and nothing
+ * hangs. */
+static int state_broken(const char *dir, pagani_context *ctx, int who)
+{
+    const state_case c = {PAGANI_CUBATURE, 1, 2};
+    const char *breaks[4] = {"missing", "truncated", "damaged", "older"};
+    int good = 1;
+
+    for (int i = 0; i < 4; i++) {
+        state_end end;
+        char file[512], mine[600];
+        int broke;
+
+        snprintf(file, sizeof file, "%s/broken-%s.state", dir, breaks[i]);
+        snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
+        remove(mine); /* a file of an earlier run */
+        state_run(ctx, &c, file, c.cut, &end);
+        broke = end.rc == PAGANI_OK &&
+                (i < 3 || state_older(dir, ctx, &c) == PAGANI_OK);
+        if (rank == who) {
+            FILE *fp = fopen(mine, "r+b");
+            long bytes;
+            if (!fp || fseek(fp, 0, SEEK_END) || (bytes = ftell(fp)) < 64) {
+                broke = 0;
+            } else if (i == 0) {
+                broke &= remove(mine) == 0;
+            } else if (i == 1) {
+                broke &= truncate(mine, bytes - 8) == 0;
+            } else if (i == 3) { /* its file of the first iteration */
+                char older[600];
+                snprintf(older, sizeof older, "%s/older.state.rank%d", dir,
+                         rank);
+                broke &= rename(older, mine) == 0;
+            } else { /* a byte of the last regions, before the checksum */
+                int byte;
+                broke &= !fseek(fp, bytes - 24, SEEK_SET) &&
+                        (byte = fgetc(fp)) != EOF &&
+                        !fseek(fp, bytes - 24, SEEK_SET) &&
+                        fputc(byte ^ 0x10, fp) != EOF;
+            }
+            if (fp) fclose(fp);
+        }
+        state_run(ctx, &c, file, 0, &end);
+        MPI_Allreduce(MPI_IN_PLACE, &broke, 1, MPI_INT, MPI_MIN,
+                      MPI_COMM_WORLD);
+        if (rank == 0) printf("rank %d's file %s: ", who, breaks[i]);
+        good &= report_codes(ctx, end.rc, PAGANI_ERR_STATE) && broke;
+    }
+    return good;
 }
 
 int main(int argc, char **argv)
@@ -616,12 +761,15 @@ int main(int argc, char **argv)
         ok = state_resumes(argv[2], ctx);
     } else if (argc == 4 && !strcmp(argv[1], "state-ranks")) {
         ok = state_other_ranks(argv[2], ctx, atoi(argv[3]));
+    } else if (argc == 4 && !strcmp(argv[1], "state-broken")) {
+        ok = state_broken(argv[2], ctx, atoi(argv[3]) % size);
     } else if (argc == 3 && !strcmp(argv[1], "region-bytes")) {
         ok = region_bytes(ctx->kind, atoi(argv[2]));
     } else if (rank == 0) {
         fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
                         "differ WHAT RANK | stop RANK | part N P | state DIR | "
                         "state-plus DIR | state-ranks DIR RANKS | "
+                        "state-broken DIR RANK | "
                         "region-bytes N\n");
     }
     pagani_context_destroy(ctx);

@@ -24,11 +24,15 @@
 #    differs, and nothing hangs.
 #  - parts: pagani_qmc_part distributed over 3 ranks equals the parts on
 #    one rank (the separate-process split is tests/test_qmc_parts.sh).
-#  - checkpoints: QMC and Vegas, one integral and a batch of 7, stopped
-#    after 2 iterations and resumed, give the bits of the run never
-#    stopped, each rank with its own file (Vegas+ too); a file of n ranks
-#    resumed on another number is PAGANI_ERR_STATE on every rank, naming
-#    both.
+#  - checkpoints: cubature (one integral, a batch of 7, a vector
+#    integrand; stopped after its first iteration and after 3), QMC and
+#    Vegas (one integral and a batch of 7, stopped after 2 iterations;
+#    Vegas+ too), resumed, give the bits of the run never stopped, each
+#    rank with its own file; a file of n ranks resumed on another number
+#    is PAGANI_ERR_STATE on every rank, naming both; one rank's cubature
+#    file missing, truncated, damaged or of an earlier iteration than the
+#    others' is PAGANI_ERR_STATE on every rank, with one message, and
+#    nothing hangs.
 #  - the pagani command under mpirun prints once, what one process prints.
 # Skipped, with the reason, where libpagani was built without MPI.
 # PAGANI_TEST_BACKEND=cuda runs it on the GPU (every rank on the node's
@@ -134,20 +138,27 @@ for np in $others; do
     ok $? "a stop request on rank $((np - 1)) of $np stops every rank; the next call converges"
 done
 
-# Checkpoints: QMC and Vegas, one integral (spread by points or passes)
-# and a batch of 7 (by integrals), stopped after 2 iterations and run
-# again end with the bits of the run never stopped, every rank writing
-# its own file; a file resumed on another number of ranks is
-# PAGANI_ERR_STATE (18) on every rank, naming both numbers.
-for np in $others; do
+# Checkpoints: cubature (one integral spread by regions, a batch of 7 by
+# integrals, a vector integrand), QMC and Vegas (one integral spread by
+# points or passes, a batch of 7), stopped and run again end with the
+# bits of the run never stopped, every rank writing its own file; a file
+# resumed on another number of ranks is PAGANI_ERR_STATE (18) on every
+# rank, naming both numbers; so is one rank's cubature file missing, cut
+# short, damaged or of an earlier iteration, with no hang.
+for np in $counts; do
     tap_show="$tmp/out.$np $tmp/err.$np"
     mkdir -p "$tmp/state.$np"
     run "$np" state "$tmp/state.$np"
-    ok $? "checkpoints on $np ranks: QMC and Vegas, one integral and a batch, resumed to the bits of the run never stopped"
+    ok $? "checkpoints on $np ranks: cubature, QMC and Vegas, one integral, a batch and a vector, resumed to the bits of the run never stopped"
     made=$np other=$((np % 4 + 1))
     tap_show="$tmp/out.$other $tmp/err.$other"
     run "$other" state-ranks "$tmp/state.$made" "$made"
-    ok $? "a checkpoint of $made ranks resumed on $other: PAGANI_ERR_STATE on every rank, naming both, no hang"
+    ok $? "checkpoints of $made ranks resumed on $other: PAGANI_ERR_STATE on every rank, naming both, no hang"
+done
+for np in $others; do
+    tap_show="$tmp/out.$np $tmp/err.$np"
+    run "$np" state-broken "$tmp/state.$np" $((np - 1))
+    ok $? "rank $((np - 1)) of $np with its cubature checkpoint missing, truncated, damaged or older: PAGANI_ERR_STATE on every rank, no hang"
 done
 
 # Vegas+ checkpoints (run replicated, the per-cube counts in each rank's

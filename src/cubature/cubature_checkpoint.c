@@ -4,6 +4,9 @@
  *   head: the iteration to run next, K, n, ncomp, groups, the capacity,
  *         whether the list holds split regions' children, its regions,
  *         the integral whose f was not finite (-1);
+ *   the regions of each integral in the list (the runs' counts; on an
+ *         MPI context this rank's part of them: the context layer's
+ *         cubature_counts);
  *   every integral's run (its result pointer left out) and result;
  *   with ncomp > 1 the components' values and errors, the finished
  *         regions' sums, the group weights and reference groups;
@@ -107,17 +110,13 @@ void cubature_checkpoint_free(batch_run *b)
     b->mark = NULL;
 }
 
-int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
-                             const pagani_batch *batch)
+/* Makes the mark and reads the head of the file being resumed, if any
+ * (this rank's code, before the ranks agree on it). */
+static int take_head(batch_run *b)
 {
     long long *head;
-    int rc;
+    int rc = mark_make(b);
 
-    pagani_checkpoint_open(&b->checkpoint, b->ctx, f, batch, b->opt);
-    if (!b->checkpoint.path) return PAGANI_OK;
-    rc = mark_make(b);
-    if (rc == PAGANI_OK)
-        rc = pagani_checkpoint_open_read(b->ctx, &b->checkpoint, &b->resume);
     if (rc != PAGANI_OK || !b->resume) return rc;
     head = b->mark->head;
     if (!pagani_state_next(b->resume, head, HEAD * sizeof *head) ||
@@ -139,6 +138,26 @@ int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
     return PAGANI_OK;
 }
 
+int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
+                             const pagani_batch *batch)
+{
+    int rc;
+
+    pagani_checkpoint_open(&b->checkpoint, b->ctx, f, batch, b->opt);
+    if (!b->checkpoint.path) return PAGANI_OK;
+    rc = pagani_checkpoint_open_read(b->ctx, &b->checkpoint, &b->resume);
+    if (rc != PAGANI_OK) return rc; /* agreed */
+    rc = pagani_checkpoint_agree(&b->checkpoint, take_head(b));
+    /* every rank gets the same answer and makes the same message */
+    if (rc == PAGANI_OK && b->resume &&
+        !pagani_checkpoint_same(&b->checkpoint, b->mark->head[H_IT]))
+        rc = pagani_fail(b->ctx, PAGANI_ERR_STATE, "the ranks' checkpoints "
+                         "(%s.rank<k>) hold different iterations (ranks "
+                         "killed while writing them?): remove them to start "
+                         "again", b->opt->state_path);
+    return rc;
+}
+
 void cubature_checkpoint_mark(batch_run *b, int it)
 {
     cubature_mark *m = b->mark;
@@ -157,11 +176,20 @@ void cubature_checkpoint_mark(batch_run *b, int it)
         if (p[i].bytes) memcpy(p[i].marked, p[i].live, p[i].bytes);
 }
 
-/* The list's regions (the runs' counts). */
-static long long regions_of(const batch_run *b)
+/* The regions of each integral in the backend's list into b->counts
+ * (the context layer's part of the runs' counts, or the counts), and
+ * their total. */
+static long long list_counts(batch_run *b)
 {
+    const pagani_layer *layer = &b->ctx->layer;
     long long total = 0;
-    for (int k = 0; k < b->integrals; k++) total += b->mark->runs[k].count;
+
+    if (layer->cubature_counts)
+        layer->cubature_counts(b->ctx, b->counts);
+    else
+        for (int k = 0; k < b->integrals; k++)
+            b->counts[k] = b->mark->runs[k].count;
+    for (int k = 0; k < b->integrals; k++) total += b->counts[k];
     return total;
 }
 
@@ -211,12 +239,14 @@ static int write_marked(batch_run *b)
 {
     const cubature_mark *m = b->mark;
     const size_t K = (size_t)b->integrals;
-    const long long total = regions_of(b);
+    const long long total = list_counts(b);
     const int parents = m->it > 0;
     const long long head[HEAD] = {m->it, b->integrals, b->n, b->ncomp,
                                   b->groups, b->capacity, parents, total,
                                   m->nonfinite};
-    size_t bytes = sizeof head + K * (sizeof *m->runs + sizeof *m->results) +
+    size_t bytes = sizeof head +
+                   K * (sizeof *b->counts + sizeof *m->runs +
+                        sizeof *m->results) +
                    list_bytes(b, total, parents);
     pagani_state_writer *w;
     part p[PARTS];
@@ -225,12 +255,15 @@ static int write_marked(batch_run *b)
     parts_of(b, p);
     for (int i = 0; i < PARTS; i++) bytes += p[i].bytes;
     rc = pagani_checkpoint_begin(b->ctx, &b->checkpoint, bytes, &w);
-    if (rc != PAGANI_OK || !w) return rc;
-    pagani_state_append(w, head, sizeof head);
-    pagani_state_append(w, m->runs, K * sizeof *m->runs);
-    pagani_state_append(w, m->results, K * sizeof *m->results);
-    for (int i = 0; i < PARTS; i++) pagani_state_append(w, p[i].marked, p[i].bytes);
-    rc = put_list(b, w, total, parents);
+    if (w) {
+        pagani_state_append(w, head, sizeof head);
+        pagani_state_append(w, b->counts, K * sizeof *b->counts);
+        pagani_state_append(w, m->runs, K * sizeof *m->runs);
+        pagani_state_append(w, m->results, K * sizeof *m->results);
+        for (int i = 0; i < PARTS; i++)
+            pagani_state_append(w, p[i].marked, p[i].bytes);
+        rc = put_list(b, w, total, parents);
+    }
     return pagani_checkpoint_finish(b->ctx, &b->checkpoint, w, rc);
 }
 
@@ -267,7 +300,8 @@ int cubature_checkpoint_end(batch_run *b, int it)
     return write_marked(b);
 }
 
-/* Takes the list from the file into the backend, chunk by chunk. */
+/* Takes the list of b->counts' regions from the file into the backend,
+ * chunk by chunk. */
 static int take_list(batch_run *b, long long total, int parents)
 {
     long long m, *counts = b->counts;
@@ -275,7 +309,6 @@ static int take_list(batch_run *b, long long total, int parents)
     int rc = PAGANI_OK;
 
     if (!buf) return PAGANI_ERR_NO_MEMORY;
-    for (int k = 0; k < b->integrals; k++) counts[k] = b->runs[k].count;
     for (long long first = 0; rc == PAGANI_OK && first < total; first += m) {
         const long long count = total - first < m ? total - first : m;
         const size_t nd = (size_t)b->n * (size_t)count;
@@ -295,30 +328,31 @@ static int take_list(batch_run *b, long long total, int parents)
     return rc;
 }
 
-/* Whether the runs' counts fit the list of `total` regions (even ones
- * with parents: pairs of siblings). */
+/* Whether the list's counts (b->counts) fit the list of `total` regions
+ * (even ones with parents: pairs of siblings). */
 static int counts_fit(const batch_run *b, long long total, int parents)
 {
     long long sum = 0;
     for (int k = 0; k < b->integrals; k++) {
-        long long c = b->runs[k].count;
+        long long c = b->counts[k];
         if (c < 0 || (parents && c % 2) || c > total - sum) return 0;
         sum += c;
     }
     return sum == total;
 }
 
-int cubature_checkpoint_resume(batch_run *b, int *it)
+/* cubature_checkpoint_resume of a file, before the ranks agree on its
+ * code. */
+static int resume_file(batch_run *b, int *it)
 {
     pagani_state_reader *in = b->resume;
-    const long long *head;
+    const long long *head = b->mark->head;
     part p[PARTS];
     int ok, rc = PAGANI_OK;
 
-    *it = -1;
-    if (!in) return PAGANI_OK;
-    head = b->mark->head;
-    ok = pagani_state_next(in, b->mark->runs, (size_t)b->integrals * sizeof(run)) &&
+    ok = pagani_state_next(in, b->counts,
+                           (size_t)b->integrals * sizeof *b->counts) &&
+         pagani_state_next(in, b->mark->runs, (size_t)b->integrals * sizeof(run)) &&
          pagani_state_next(in, b->mark->results,
                            (size_t)b->integrals * sizeof(pagani_result));
     parts_of(b, p);
@@ -340,12 +374,23 @@ int cubature_checkpoint_resume(batch_run *b, int *it)
                          "fit the batch)", b->checkpoint.path);
     b->resume = NULL;
     rc = pagani_state_close(b->ctx, in, rc); /* the checksum, at last */
-    if (rc != PAGANI_OK) {
-        for (int k = 0; k < b->integrals; k++)
-            memset(b->runs[k].result, 0, sizeof(pagani_result));
-        return rc;
-    }
+    if (rc != PAGANI_OK) return rc;
     b->nonfinite = (int)head[H_NONFINITE];
     *it = (int)head[H_IT];
     return PAGANI_OK;
+}
+
+int cubature_checkpoint_resume(batch_run *b, int *it)
+{
+    int rc;
+
+    *it = -1;
+    if (!b->resume) return PAGANI_OK;
+    rc = pagani_checkpoint_agree(&b->checkpoint, resume_file(b, it));
+    if (rc != PAGANI_OK) {
+        *it = -1;
+        for (int k = 0; k < b->integrals; k++)
+            memset(b->runs[k].result, 0, sizeof(pagani_result));
+    }
+    return rc;
 }

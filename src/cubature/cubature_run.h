@@ -182,7 +182,7 @@ void cubature_vector_finish(batch_run *b);
 /* Checkpoints (options state_path; cubature_checkpoint.c). The file
  * holds the state at the start of an iteration: the driver's (every
  * integral's run and result, the vector sums) and the region list with
- * its parents' values. It is written at the end of an iteration when
+ * its parents' values (on an MPI context, the rank's part of it). It is written at the end of an iteration when
  * due; when the run ends with integrals still running (max_iterations);
  * and when a limit (max_evaluations, the progress callback, a stop
  * request) stops an integral: then with the state from before that

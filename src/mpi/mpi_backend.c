@@ -35,7 +35,8 @@ void mpi_install(pagani_context *ctx, mpi_layer *L)
 {
     pagani_layer layer = {L, mpi_call_start, mpi_call_end, mpi_run_batch,
                           mpi_layer_close, L->rank, L->size,
-                          mpi_checkpoint_agree, mpi_checkpoint_any};
+                          mpi_checkpoint_agree, mpi_checkpoint_any,
+                          mpi_checkpoint_same, mpi_cubature_counts};
 
     L->inner = ctx->backend;
     L->inner_state = ctx->backend_state;
@@ -48,6 +49,10 @@ void mpi_install(pagani_context *ctx, mpi_layer *L)
         L->ops.release_integrand = layer_release_integrand;
     if ((L->inner_cubature = L->inner->cubature)) {
         L->cubature = pagani_mpi_cubature_ops;
+        if (!L->inner_cubature->export_regions) { /* no checkpoints */
+            L->cubature.export_regions = NULL;
+            L->cubature.import_regions = NULL;
+        }
         L->ops.cubature = &L->cubature;
     }
     if ((L->inner_qmc = L->inner->qmc)) {

@@ -94,7 +94,7 @@ int pagani_mpi_context_create(pagani_context **out, pagani_backend backend,
     } else if (*out) { /* the layer only, to agree and to be freed */
         pagani_layer layer = {L, mpi_call_start, mpi_call_end,
                               mpi_run_batch, mpi_layer_close, L->rank,
-                              L->size, NULL, NULL};
+                              L->size, NULL, NULL, NULL, NULL};
         pagani_context_add_layer(*out, (*out)->backend, &layer);
     }
     rc = mpi_agree(*out, L, rc, MPI_STEP_CALL_END);

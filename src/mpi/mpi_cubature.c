@@ -29,6 +29,14 @@
  * gathered and added in rank order, so every rank has the same bits.
  * In a rank's share of a batch (layer->local) the operations are the
  * backend's alone.
+ *
+ * Checkpoints: each rank's file (src/state/checkpoint.c names it) holds
+ * the driver's state, the same on every rank, and the rank's own part of
+ * the list, which export_regions and import_regions copy from and to the
+ * rank's backend; the regions each integral has in that part, which the
+ * driver (counting the whole list) does not know, are kept here and read
+ * through the layer's cubature_counts. A resume needs the same number of
+ * ranks, so the parts are those the ranks had.
  */
 #include <limits.h>
 #include <math.h>
@@ -45,6 +53,7 @@ typedef struct mpi_cubature {
     size_t capacity;        /* integrals the buffers below hold */
     cubature_sums *all;     /* every rank's sums of a call: size x K */
     long long *counts;      /* every rank's counts: size x K */
+    long long *own;         /* this rank's counts: K */
     int *classified;        /* per integral: classify's request to */
     int ncomp;              /* C, components of the integrand */
     double *components;     /* vector integrands: every rank's component
@@ -56,6 +65,7 @@ void mpi_cubature_free(mpi_layer *L)
     if (!L->cubature_run) return;
     free(L->cubature_run->all);
     free(L->cubature_run->counts);
+    free(L->cubature_run->own);
     free(L->cubature_run->classified);
     free(L->cubature_run->components);
     free(L->cubature_run);
@@ -73,11 +83,14 @@ static int open_run(pagani_context *ctx, mpi_layer *L, int K)
     if (c->capacity < (size_t)K) {
         free(c->all);
         free(c->counts);
+        free(c->own);
         free(c->classified);
         c->all = malloc(want * sizeof *c->all);
         c->counts = malloc(want * sizeof *c->counts);
+        c->own = malloc((size_t)K * sizeof *c->own);
         c->classified = malloc((size_t)K * sizeof *c->classified);
-        c->capacity = c->all && c->counts && c->classified ? (size_t)K : 0;
+        c->capacity = c->all && c->counts && c->own && c->classified
+                          ? (size_t)K : 0;
         if (!c->capacity)
             return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature over "
                                "MPI: the sums of %d integrals", K);
@@ -162,24 +175,23 @@ static int mpi_cub_load(void *state, const double *lower, const double *width,
     mpi_cubature *c = L->cubature_run;
     const int K = c->integrals, n = c->n;
     long long total = 0, mine = 0, at = 0, i = 0;
-    long long *own;
     double *lo, *w;
     int rc;
 
-    if (c->local)
+    if (c->local) {
+        memcpy(c->own, counts, (size_t)K * sizeof *counts);
         return L->inner_cubature->load(L->inner_state, lower, width, counts);
+    }
     for (int k = 0; k < K; k++) {
         total += counts[k];
-        mine += own_count(L, counts[k]);
+        mine += c->own[k] = own_count(L, counts[k]);
     }
-    own = malloc((size_t)K * sizeof *own);
     lo = malloc((size_t)(mine + 1) * (size_t)n * sizeof *lo);
     w = malloc((size_t)(mine + 1) * (size_t)n * sizeof *w);
-    if (!own || !lo || !w) {
+    if (!lo || !w) {
         rc = PAGANI_ERR_NO_MEMORY;
     } else {
         for (int k = 0; k < K; k++) {
-            own[k] = own_count(L, counts[k]);
             for (long long j = L->rank; j < counts[k]; j += L->size, i++)
                 for (int d = 0; d < n; d++) {
                     lo[(size_t)d * mine + i] = lower[(size_t)d * total + at + j];
@@ -187,9 +199,8 @@ static int mpi_cub_load(void *state, const double *lower, const double *width,
                 }
             at += counts[k];
         }
-        rc = L->inner_cubature->load(L->inner_state, lo, w, own);
+        rc = L->inner_cubature->load(L->inner_state, lo, w, c->own);
     }
-    free(own);
     free(lo);
     free(w);
     return rc;
@@ -367,6 +378,8 @@ static int mpi_cub_filter_split(void *state, const double *thresholds,
 
     rc = L->inner_cubature->filter_split(L->inner_state, thresholds,
                                          new_counts, finished);
+    if (rc == PAGANI_OK)
+        memcpy(c->own, new_counts, (size_t)K * sizeof *new_counts);
     if (c->local) return rc;
     /* the sums an integral that ended (threshold +inf) leaves unset are
      * added as they are, and not read */
@@ -407,6 +420,38 @@ static int mpi_cub_region_point(void *state, long long region, int point,
                      "MPI_Bcast of a region's point");
 }
 
+/* A checkpoint's copy of this rank's part of the list: the backend's. */
+static int mpi_cub_export_regions(void *state, long long first,
+                                  long long count, double *lower,
+                                  double *width, double *parents)
+{
+    mpi_layer *L = state;
+    return L->inner_cubature->export_regions(L->inner_state, first, count,
+                                             lower, width, parents);
+}
+
+/* And back: counts are this rank's (those mpi_cubature_counts gave). */
+static int mpi_cub_import_regions(void *state, const long long *counts,
+                                  long long first, long long count,
+                                  const double *lower, const double *width,
+                                  const double *parents)
+{
+    mpi_layer *L = state;
+    mpi_cubature *c = L->cubature_run;
+    int rc = L->inner_cubature->import_regions(L->inner_state, counts, first,
+                                               count, lower, width, parents);
+
+    if (rc == PAGANI_OK)
+        memcpy(c->own, counts, (size_t)c->integrals * sizeof *counts);
+    return rc;
+}
+
+void mpi_cubature_counts(pagani_context *ctx, long long *counts)
+{
+    const mpi_cubature *c = mpi_layer_of(ctx)->cubature_run;
+    memcpy(counts, c->own, (size_t)c->integrals * sizeof *counts);
+}
+
 const cubature_ops pagani_mpi_cubature_ops = {
     mpi_cub_setup,           mpi_cub_load,         mpi_cub_set_weights,
     mpi_cub_evaluate,
@@ -414,5 +459,5 @@ const cubature_ops pagani_mpi_cubature_ops = {
     mpi_cub_filter_split,    mpi_cub_region_point,
     mpi_cub_bytes_per_region,
     NULL, /* hold_split: the ranks' lists rebalance; breadth-first only */
-    NULL,                    NULL, /* no checkpoints on a communicator yet */
+    mpi_cub_export_regions,  mpi_cub_import_regions,
 };

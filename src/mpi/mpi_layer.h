@@ -118,14 +118,20 @@ int mpi_call_start(pagani_context *ctx, const pagani_call_identity *call);
 
 /* The layer's checkpoint hooks (pagani_layer; mpi_checkpoint.c): among
  * the ranks that run one driver (not in a rank's share of a batch, where
- * they return rc and flag as they are), the agreed code of a checkpoint
- * step, and whether any rank's flag is set. */
+ * they return rc, flag and 1), the agreed code of a checkpoint step,
+ * whether any rank's flag is set, and whether every rank has the same
+ * value. */
 int mpi_checkpoint_agree(pagani_context *ctx, int rc);
 int mpi_checkpoint_any(pagani_context *ctx, int flag);
+int mpi_checkpoint_same(pagani_context *ctx, long long value);
 
 /* The cubature operations that spread the region list over the ranks
  * (mpi_cubature.c); they call layer->inner_cubature. */
 extern const cubature_ops pagani_mpi_cubature_ops;
+
+/* The layer's cubature_counts (pagani_layer; mpi_cubature.c): the
+ * regions of each integral in this rank's part of the list. */
+void mpi_cubature_counts(pagani_context *ctx, long long *counts);
 
 /* Frees the cubature run's buffers (mpi_cubature.c). */
 void mpi_cubature_free(mpi_layer *layer);

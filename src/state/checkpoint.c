@@ -57,8 +57,7 @@ static pagani_state_header header_of(const pagani_checkpoint *cp)
     return h;
 }
 
-/* rc agreed among the ranks that run cp's driver together. */
-static int agree(const pagani_checkpoint *cp, int rc)
+int pagani_checkpoint_agree(const pagani_checkpoint *cp, int rc)
 {
     const pagani_layer *layer = &cp->ctx->layer;
     return layer->checkpoint_agree ? layer->checkpoint_agree(cp->ctx, rc) : rc;
@@ -69,6 +68,26 @@ static int on_any(const pagani_checkpoint *cp, int flag)
 {
     const pagani_layer *layer = &cp->ctx->layer;
     return layer->checkpoint_any ? layer->checkpoint_any(cp->ctx, flag) : flag;
+}
+
+/* This rank's code rc of reading its file, which it found or not, agreed
+ * among the ranks that run cp's driver together: PAGANI_ERR_STATE where
+ * one found none while another found its own. */
+static int agree_found(pagani_context *ctx, const pagani_checkpoint *cp,
+                       int rc, int found)
+{
+    if (on_any(cp, found) && !found && rc == PAGANI_OK)
+        rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is missing "
+                         "while other ranks of the %d have theirs",
+                         cp->path, cp->ranks);
+    return pagani_checkpoint_agree(cp, rc);
+}
+
+/* The failure of a rank whose name of its file could not be had. */
+static int unnamed(pagani_context *ctx, const pagani_checkpoint *cp)
+{
+    return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s: no memory "
+                       "for this rank's name of it", cp->path);
 }
 
 int pagani_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
@@ -83,21 +102,22 @@ int pagani_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
     in->size = in->at = 0;
     if (!cp->path) return PAGANI_OK;
     if (cp->unnamed)
-        rc = pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "checkpoint %s: no "
-                         "memory for this rank's name of it", cp->path);
+        rc = unnamed(ctx, cp);
     else
         rc = pagani_state_read(ctx, cp->path, &want, &payload, &bytes, &found);
-    if (on_any(cp, found) && !found && rc == PAGANI_OK)
-        rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is missing "
-                         "while other ranks of the %d have theirs",
-                         cp->path, cp->ranks);
-    rc = agree(cp, rc);
+    rc = agree_found(ctx, cp, rc, found);
     if (rc == PAGANI_OK && found) {
         in->data = payload;
         in->size = bytes;
     } else
         free(payload);
     return rc;
+}
+
+int pagani_checkpoint_same(const pagani_checkpoint *cp, long long value)
+{
+    const pagani_layer *layer = &cp->ctx->layer;
+    return layer->checkpoint_same ? layer->checkpoint_same(cp->ctx, value) : 1;
 }
 
 int pagani_checkpoint_due(const pagani_checkpoint *cp)
@@ -119,7 +139,7 @@ int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
     else
         rc = pagani_state_write(ctx, cp->path, &h, out->data, out->size);
     cp->last = pagani_now();
-    return agree(cp, rc);
+    return pagani_checkpoint_agree(cp, rc);
 }
 
 int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp,
@@ -127,8 +147,18 @@ int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp
 {
     pagani_state_header want = header_of(cp);
     size_t bytes;
+    int rc;
+
     *r = NULL;
-    return cp->path ? pagani_state_open(ctx, cp->path, &want, r, &bytes) : PAGANI_OK;
+    if (!cp->path) return PAGANI_OK;
+    rc = cp->unnamed ? unnamed(ctx, cp)
+                     : pagani_state_open(ctx, cp->path, &want, r, &bytes);
+    rc = agree_found(ctx, cp, rc, *r != NULL);
+    if (rc != PAGANI_OK && *r) {
+        pagani_state_close(ctx, *r, rc);
+        *r = NULL;
+    }
+    return rc;
 }
 
 int pagani_checkpoint_begin(pagani_context *ctx, const pagani_checkpoint *cp,
@@ -142,10 +172,10 @@ int pagani_checkpoint_begin(pagani_context *ctx, const pagani_checkpoint *cp,
 int pagani_checkpoint_finish(pagani_context *ctx, pagani_checkpoint *cp,
                              pagani_state_writer *w, int rc)
 {
-    if (!w) return rc;
-    rc = pagani_state_finish(ctx, w, rc);
+    if (!cp->path) return rc;
+    if (w) rc = pagani_state_finish(ctx, w, rc);
     cp->last = pagani_now();
-    return rc;
+    return pagani_checkpoint_agree(cp, rc);
 }
 
 int pagani_checkpoint_check_options(pagani_context *ctx,
@@ -170,11 +200,6 @@ int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt)
                            "of Vegas+ (PAGANI_FLAG_VEGAS_PLUS) are not "
                            "implemented on the %s backend yet",
                            pagani_backend_name(ctx->kind));
-    if (opt->method == PAGANI_CUBATURE &&
-        (ctx->layer.run_batch || ctx->layer.call_start))
-        return pagani_fail(ctx, PAGANI_ERR_OPTION, "cubature checkpoints "
-                           "(state_path) are not implemented on an MPI "
-                           "context yet");
     if (opt->method == PAGANI_CUBATURE && !ctx->backend->cubature->export_regions)
         return pagani_fail(ctx, PAGANI_ERR_OPTION, "cubature checkpoints "
                            "(state_path) are not implemented on the %s "

@@ -67,7 +67,9 @@ int pagani_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
 /* The same read streamed (state_file.h's reader), for a payload read a
  * piece at a time: *r NULL (PAGANI_OK) when the run has no file or it
  * does not exist; else read with pagani_state_next and end with
- * pagani_state_close, which checks the checksum. */
+ * pagani_state_close, which checks the checksum. Its code is agreed as
+ * pagani_checkpoint_resume's (*r NULL unless PAGANI_OK); what the driver
+ * finds in the payload it agrees on with pagani_checkpoint_agree. */
 int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp,
                                 pagani_state_reader **r);
 
@@ -75,11 +77,22 @@ int pagani_checkpoint_open_read(pagani_context *ctx, const pagani_checkpoint *cp
  * `bytes` bytes made a piece at a time: begin (*w NULL, PAGANI_OK,
  * without a file), pagani_state_append each piece, then finish with the
  * code of making them (another than PAGANI_OK: the file stays as it
- * was); finish restarts the interval. */
+ * was); finish restarts the interval. Call finish even when begin
+ * failed (w NULL: it returns rc): among ranks running one driver it
+ * returns the same code on all. */
 int pagani_checkpoint_begin(pagani_context *ctx, const pagani_checkpoint *cp,
                             size_t bytes, pagani_state_writer **w);
 int pagani_checkpoint_finish(pagani_context *ctx, pagani_checkpoint *cp,
                              pagani_state_writer *w, int rc);
+
+/* rc agreed among the ranks that run cp's driver together (the lowest
+ * failing rank's code, with its message); rc itself on one process or
+ * in a rank's share of a batch. */
+int pagani_checkpoint_agree(const pagani_checkpoint *cp, int rc);
+
+/* Whether value is the same on every rank that runs cp's driver (1 on
+ * one process or in a rank's share of a batch). */
+int pagani_checkpoint_same(const pagani_checkpoint *cp, long long value);
 
 /* The checks of options state_path and state_interval (api.c): a path
  * that is not empty, an interval >= 0 and finite; else PAGANI_ERR_OPTION. */
@@ -88,8 +101,8 @@ int pagani_checkpoint_check_options(pagani_context *ctx,
 
 /* Whether a run of opt->method (chosen) on ctx can checkpoint: always
  * without state_path; QMC, Vegas (Vegas+ on a backend that exports its
- * per-cube counts), and cubature on a backend that exports its list on a
- * context without a layer (not MPI), so far; else PAGANI_ERR_OPTION. */
+ * per-cube counts), and cubature on a backend that exports its list;
+ * else PAGANI_ERR_OPTION. */
 int pagani_checkpoint_check_run(pagani_context *ctx, const pagani_options *opt);
 
 #endif /* PAGANI_CHECKPOINT_H */
