@@ -66,7 +66,7 @@ typedef enum pagani_error {
     PAGANI_ERR_STATE              /* the checkpoint file (options.state_path)
                                      belongs to another integral, method or
                                      number of ranks, is truncated, damaged,
-                                     foreign or of a newer format (the
+                                     foreign or of another format (the
                                      message names which) */
 } pagani_error;
 

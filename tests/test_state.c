@@ -23,7 +23,7 @@
  *    resumed as plain Vegas, and the reverse, is PAGANI_ERR_STATE;
  *  - a file of another integrand, parameter block, box, seed, method
  *    (forged), number of ranks (forged), a truncated, corrupted (one byte
- *    flipped), foreign (random bytes) or newer-format (forged) file is
+ *    flipped), foreign (random bytes), newer- or older-format (forged) file is
  *    refused with PAGANI_ERR_STATE and a message naming the difference,
  *    and left as it was;
  *  - a writer killed with SIGKILL at arbitrary moments leaves a file that
@@ -418,9 +418,14 @@ static void refusal_checks(pagani_integrand *f)
             "another number of ranks (forged)");
 
     forge(good, n, 1, (const size_t[]){8 * W_FORMAT},
-          (const unsigned long long[]){3});
-    refused(f, params[0], 1.0, options(), "of format 3",
+          (const unsigned long long[]){4});
+    refused(f, params[0], 1.0, options(), "of format 4",
             "a newer format (forged)");
+
+    forge(good, n, 1, (const size_t[]){8 * W_FORMAT},
+          (const unsigned long long[]){2});
+    refused(f, params[0], 1.0, options(), "of format 2",
+            "an older format (forged)");
 
     write_all(path, good, n / 2);
     refused(f, params[0], 1.0, options(), "truncated", "half a file");

@@ -76,7 +76,7 @@ class AbortedError(PaganiError):
 class StateError(PaganiError):
     """The checkpoint file (``state=``) belongs to another integral,
     method or number of ranks, or is truncated, damaged, foreign or of a
-    newer format; the message names which. The file is left alone."""
+    another format; the message names which. The file is left alone."""
 
 
 _CLASSES: Dict[int, Type[PaganiError]] = {

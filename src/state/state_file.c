@@ -15,7 +15,10 @@
 
 #define MAGIC 0x45544154534e4750ULL         /* "PGNSTATE" on a little-endian */
 #define MAGIC_SWAPPED 0x50474e5354415445ULL /* ... read in the other order */
-#define FORMAT 2ULL /* 1: the checksum was FNV-1a byte by byte */
+/* 3: a cubature payload holds the rank's regions of each integral after
+ * its head; 2: the checksum of four lanes (state_file.h); 1: the checksum
+ * was FNV-1a byte by byte. Another format is refused, naming both. */
+#define FORMAT 3ULL
 #define LIBRARY_VERSION                                                    \
     ((unsigned long long)PAGANI_VERSION_MAJOR << 32 |                      \
      (unsigned long long)PAGANI_VERSION_MINOR << 16 | PAGANI_VERSION_PATCH)

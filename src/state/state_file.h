@@ -10,11 +10,11 @@
  *   minor << 16 | patch), method, the identity's PAGANI_CALL_FIELDS words
  *   (pagani_call_identity), rank, ranks, payload bytes; then the payload,
  *   zero-padded to whole words; then the checksum of every word before
- *   it (format 2: word i taken as FNV-1a takes a byte into lane i mod 4,
- *   the four lanes combined the same way; state_file.c).
+ *   it (since format 2: word i taken as FNV-1a takes a byte into lane
+ *   i mod 4, the four lanes combined the same way; state_file.c).
  * A file is refused, PAGANI_ERR_STATE, when it is shorter than its header
  * says (truncated), longer, or its checksum does not match (damaged),
- * its magic is not ours (foreign), its format is newer, or it belongs to
+ * its magic is not ours (foreign), its format is another, or it belongs to
  * another call: the message names the first field that differs.
  */
 #ifndef PAGANI_STATE_FILE_H
