@@ -75,7 +75,7 @@ class AbortedError(PaganiError):
 
 class StateError(PaganiError):
     """The checkpoint file (``state=``) belongs to another integral,
-    method or number of ranks, or is truncated, damaged, foreign or of a
+    method or number of ranks, or is truncated, damaged, foreign or of
     another format; the message names which. The file is left alone."""
 
 
