@@ -668,44 +668,47 @@ static int state_older(const char *dir, pagani_context *ctx,
     return end.rc;
 }
 
-/* Rank `who`'s file of a cubature checkpoint (one integral stopped after
- * its first iteration) removed, cut short by a word, with a byte of its
- * region list changed, or (older) replaced by its file of the iteration
- * before, as ranks killed while writing may leave it: the resume fails
- * with PAGANI_ERR_STATE on every rank, with one message, and nothing
- * hangs. */
+/* Rank `who`'s checkpoint file of one integral stopped after its second
+ * iteration (cubature, QMC and Vegas) removed, cut short by a word, with
+ * a byte before its checksum changed, or (older) replaced by its file of
+ * the iteration before, as ranks killed while writing may leave it: the
+ * resume fails with PAGANI_ERR_STATE on every rank, with one message,
+ * and nothing hangs. */
 static int state_broken(const char *dir, pagani_context *ctx, int who)
 {
-    const state_case c = {PAGANI_CUBATURE, 1, 2};
+    const pagani_method methods[3] = {PAGANI_CUBATURE, PAGANI_QMC,
+                                      PAGANI_VEGAS};
     const char *breaks[4] = {"missing", "truncated", "damaged", "older"};
     int good = 1;
 
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 12; i++) {
+        const state_case c = {methods[i / 4], 1, 2};
         state_end end;
         char file[512], mine[600];
         int broke;
 
-        snprintf(file, sizeof file, "%s/broken-%s.state", dir, breaks[i]);
+        snprintf(file, sizeof file, "%s/broken-%s-%s.state", dir,
+                 pagani_method_name(c.method), breaks[i % 4]);
         snprintf(mine, sizeof mine, "%s.rank%d", file, rank);
         remove(mine); /* a file of an earlier run */
         state_run(ctx, &c, file, c.cut, &end);
         broke = end.rc == PAGANI_OK &&
-                (i < 3 || state_older(dir, ctx, &c) == PAGANI_OK);
+                (i % 4 < 3 || state_older(dir, ctx, &c) == PAGANI_OK);
         if (rank == who) {
             FILE *fp = fopen(mine, "r+b");
             long bytes;
             if (!fp || fseek(fp, 0, SEEK_END) || (bytes = ftell(fp)) < 64) {
                 broke = 0;
-            } else if (i == 0) {
+            } else if (i % 4 == 0) {
                 broke &= remove(mine) == 0;
-            } else if (i == 1) {
+            } else if (i % 4 == 1) {
                 broke &= truncate(mine, bytes - 8) == 0;
-            } else if (i == 3) { /* its file of the first iteration */
+            } else if (i % 4 == 3) { /* its file of the first iteration */
                 char older[600];
                 snprintf(older, sizeof older, "%s/older.state.rank%d", dir,
                          rank);
                 broke &= rename(older, mine) == 0;
-            } else { /* a byte of the last regions, before the checksum */
+            } else { /* a byte of the payload's end, before the checksum */
                 int byte;
                 broke &= !fseek(fp, bytes - 24, SEEK_SET) &&
                         (byte = fgetc(fp)) != EOF &&
@@ -717,7 +720,9 @@ static int state_broken(const char *dir, pagani_context *ctx, int who)
         state_run(ctx, &c, file, 0, &end);
         MPI_Allreduce(MPI_IN_PLACE, &broke, 1, MPI_INT, MPI_MIN,
                       MPI_COMM_WORLD);
-        if (rank == 0) printf("rank %d's file %s: ", who, breaks[i]);
+        if (rank == 0)
+            printf("%s: rank %d's file %s: ", pagani_method_name(c.method),
+                   who, breaks[i % 4]);
         good &= report_codes(ctx, end.rc, PAGANI_ERR_STATE) && broke;
     }
     return good;

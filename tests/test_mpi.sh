@@ -29,10 +29,10 @@
 #    Vegas (one integral and a batch of 7, stopped after 2 iterations;
 #    Vegas+ too), resumed, give the bits of the run never stopped, each
 #    rank with its own file; a file of n ranks resumed on another number
-#    is PAGANI_ERR_STATE on every rank, naming both; one rank's cubature
-#    file missing, truncated, damaged or of an earlier iteration than the
-#    others' is PAGANI_ERR_STATE on every rank, with one message, and
-#    nothing hangs.
+#    is PAGANI_ERR_STATE on every rank, naming both; one rank's cubature,
+#    QMC or Vegas file missing, truncated, damaged or of an earlier
+#    iteration than the others' is PAGANI_ERR_STATE on every rank, with
+#    one message, and nothing hangs.
 #  - the pagani command under mpirun prints once, what one process prints.
 # Skipped, with the reason, where libpagani was built without MPI.
 # PAGANI_TEST_BACKEND=cuda runs it on the GPU (every rank on the node's
@@ -158,7 +158,7 @@ done
 for np in $others; do
     tap_show="$tmp/out.$np $tmp/err.$np"
     run "$np" state-broken "$tmp/state.$np" $((np - 1))
-    ok $? "rank $((np - 1)) of $np with its cubature checkpoint missing, truncated, damaged or older: PAGANI_ERR_STATE on every rank, no hang"
+    ok $? "rank $((np - 1)) of $np with its cubature, QMC or Vegas checkpoint missing, truncated, damaged or older: PAGANI_ERR_STATE on every rank, no hang"
 done
 
 # Vegas+ checkpoints (run replicated, the per-cube counts in each rank's

@@ -147,15 +147,11 @@ int cubature_checkpoint_open(batch_run *b, const pagani_integrand *f,
     if (!b->checkpoint.path) return PAGANI_OK;
     rc = pagani_checkpoint_open_read(b->ctx, &b->checkpoint, &b->resume);
     if (rc != PAGANI_OK) return rc; /* agreed */
-    rc = pagani_checkpoint_agree(&b->checkpoint, take_head(b));
-    /* every rank gets the same answer and makes the same message */
-    if (rc == PAGANI_OK && b->resume &&
-        !pagani_checkpoint_same(&b->checkpoint, b->mark->head[H_IT]))
-        rc = pagani_fail(b->ctx, PAGANI_ERR_STATE, "the ranks' checkpoints "
-                         "(%s.rank<k>) hold different iterations (ranks "
-                         "killed while writing them?): remove them to start "
-                         "again", b->opt->state_path);
-    return rc;
+    rc = take_head(b);
+    if (!b->resume) /* no file on any rank (agreed) */
+        return pagani_checkpoint_agree(&b->checkpoint, rc);
+    return pagani_checkpoint_agree_resume(&b->checkpoint, rc,
+                                          b->mark ? b->mark->head[H_IT] : -1);
 }
 
 void cubature_checkpoint_mark(batch_run *b, int it)

@@ -72,7 +72,7 @@ int qmc_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
 {
     const int K = run->job.integrals;
     pagani_state_in in;
-    long long head[3];
+    long long head[3] = {0, 0, 0};
     int rc = pagani_checkpoint_resume(ctx, cp, &in), ok;
 
     if (rc != PAGANI_OK || !in.data) return rc;
@@ -88,11 +88,14 @@ int qmc_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
          pagani_state_take(&in, &run->overflow_noted, sizeof run->overflow_noted) &&
          pagani_state_done(&in);
     free((void *)in.data);
-    if (!ok) {
+    if (!ok)
+        rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is no state "
+                         "of this QMC run (its blocks, points, integrals "
+                         "or sizes do not fit the job)", cp->path);
+    rc = pagani_checkpoint_agree_resume(cp, rc, ok ? head[0] : -1);
+    if (rc != PAGANI_OK) {
         memset(results, 0, (size_t)K * sizeof *results);
-        return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is no state "
-                           "of this QMC run (its blocks, points, integrals "
-                           "or sizes do not fit the job)", cp->path);
+        return rc;
     }
     run->blocks = (int)head[0];
     run->points = (unsigned long long)head[1];

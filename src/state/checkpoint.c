@@ -20,7 +20,7 @@ void pagani_checkpoint_open(pagani_checkpoint *cp, pagani_context *ctx,
 
     memset(cp, 0, sizeof *cp);
     cp->ctx = ctx;
-    cp->path = opt->state_path;
+    cp->path = cp->given = opt->state_path;
     cp->interval = opt->state_interval;
     cp->last = pagani_now();
     cp->method = opt->method;
@@ -43,7 +43,7 @@ void pagani_checkpoint_close(pagani_checkpoint *cp)
 {
     free(cp->rank_path);
     cp->rank_path = NULL;
-    cp->path = NULL;
+    cp->path = cp->given = NULL;
 }
 
 /* The header of cp's file. */
@@ -114,10 +114,19 @@ int pagani_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
     return rc;
 }
 
-int pagani_checkpoint_same(const pagani_checkpoint *cp, long long value)
+int pagani_checkpoint_agree_resume(const pagani_checkpoint *cp, int rc,
+                                   long long iteration)
 {
     const pagani_layer *layer = &cp->ctx->layer;
-    return layer->checkpoint_same ? layer->checkpoint_same(cp->ctx, value) : 1;
+
+    rc = pagani_checkpoint_agree(cp, rc);
+    if (rc == PAGANI_OK && layer->checkpoint_same &&
+        !layer->checkpoint_same(cp->ctx, iteration))
+        rc = pagani_fail(cp->ctx, PAGANI_ERR_STATE, "the ranks' checkpoints "
+                         "(%s.rank<k>) hold different iterations (ranks "
+                         "killed while writing them?): remove them to start "
+                         "again", cp->given);
+    return rc;
 }
 
 int pagani_checkpoint_due(const pagani_checkpoint *cp)

@@ -21,6 +21,7 @@
 typedef struct pagani_checkpoint {
     pagani_context *ctx;
     const char *path;          /* NULL: the run writes none */
+    const char *given;         /* options.state_path (the ranks' stem) */
     char *rank_path;           /* on an MPI context: path.rank<k> (owned) */
     int unnamed;               /* rank_path could not be had */
     int rank, ranks;           /* this process among those that write */
@@ -90,9 +91,13 @@ int pagani_checkpoint_finish(pagani_context *ctx, pagani_checkpoint *cp,
  * in a rank's share of a batch. */
 int pagani_checkpoint_agree(const pagani_checkpoint *cp, int rc);
 
-/* Whether value is the same on every rank that runs cp's driver (1 on
- * one process or in a rank's share of a batch). */
-int pagani_checkpoint_same(const pagani_checkpoint *cp, long long value);
+/* What a resume found, agreed: rc agreed (pagani_checkpoint_agree) and,
+ * when that is PAGANI_OK, PAGANI_ERR_STATE on every rank unless every
+ * rank's file holds the same `iteration` (files of different
+ * iterations: ranks killed while writing them). One process, or a
+ * rank's share of a batch: rc. */
+int pagani_checkpoint_agree_resume(const pagani_checkpoint *cp, int rc,
+                                   long long iteration);
 
 /* The checks of options state_path and state_interval (api.c): a path
  * that is not empty, an interval >= 0 and finite; else PAGANI_ERR_OPTION. */

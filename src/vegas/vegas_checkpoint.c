@@ -226,20 +226,18 @@ static int take_run(pagani_state_in *in, vegas_run *r, pagani_result *results)
                              components_of(r) * sizeof(double));
 }
 
-int pagani_vegas_checkpoint_resume(pagani_context *ctx, vegas_run *r,
-                                   pagani_result *results, int *start)
+/* Takes the file's payload `in` apart into r and results: PAGANI_OK, or
+ * PAGANI_ERR_STATE naming what does not fit (r partly overwritten). */
+static int take_state(pagani_context *ctx, vegas_run *r, pagani_state_in *in,
+                      pagani_result *results)
 {
     long long want[SIZE_WORDS], got[SIZE_WORDS + 1];
-    pagani_state_in in;
-    int rc = pagani_checkpoint_resume(ctx, &r->checkpoint, &in), ok;
     const char *path = r->checkpoint.path;
+    int rc = PAGANI_OK, ok;
 
-    *start = 0;
-    if (rc != PAGANI_OK || !in.data) return rc;
     sizes_of(r, want);
-    ok = pagani_state_take(&in, got, sizeof got);
-    if (ok && memcmp(got, want, sizeof want)) {
-        free((void *)in.data);
+    ok = pagani_state_take(in, got, sizeof got);
+    if (ok && memcmp(got, want, sizeof want))
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s sampled "
                            "%lld points per iteration in %lld sub-cubes, "
                            "this run plans %lld in %lld: with "
@@ -248,25 +246,37 @@ int pagani_vegas_checkpoint_resume(pagani_context *ctx, vegas_run *r,
                            "lowered, so a resume must keep max_evaluations "
                            "above that", path, got[1], got[2], want[1],
                            want[2]);
-    }
-    if (ok && (got[SIZE_WORDS] < 0 || got[SIZE_WORDS] > r->plan.itmax)) {
-        free((void *)in.data);
+    if (ok && (got[SIZE_WORDS] < 0 || got[SIZE_WORDS] > r->plan.itmax))
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s holds %lld "
                            "iterations, more than max_iterations %d: raise "
                            "max_iterations to resume it", path,
                            got[SIZE_WORDS], r->plan.itmax);
-    }
     if (ok) r->recorded = (int)got[SIZE_WORDS];
-    ok = ok && take_run(&in, r, results);
-    if (ok && r->plan.job.plus) rc = take_counts(ctx, &in, r, &ok);
-    ok = ok && pagani_state_done(&in);
+    ok = ok && take_run(in, r, results);
+    if (ok && r->plan.job.plus) rc = take_counts(ctx, in, r, &ok);
+    ok = ok && pagani_state_done(in);
+    if (rc == PAGANI_OK && !ok)
+        rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is no state "
+                         "of this Vegas run (its members or sizes do not "
+                         "fit)", path);
+    return rc;
+}
+
+int pagani_vegas_checkpoint_resume(pagani_context *ctx, vegas_run *r,
+                                   pagani_result *results, int *start)
+{
+    pagani_state_in in;
+    int rc = pagani_checkpoint_resume(ctx, &r->checkpoint, &in);
+
+    *start = 0;
+    if (rc != PAGANI_OK || !in.data) return rc;
+    rc = take_state(ctx, r, &in, results);
     free((void *)in.data);
-    if (rc != PAGANI_OK || !ok) {
+    /* every rank's file of the same iteration (MPI) */
+    rc = pagani_checkpoint_agree_resume(&r->checkpoint, rc, r->recorded);
+    if (rc != PAGANI_OK) {
         memset(results, 0, (size_t)r->count * sizeof *results);
-        if (rc != PAGANI_OK) return rc;
-        return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is no state "
-                           "of this Vegas run (its members or sizes do not "
-                           "fit)", path);
+        return rc;
     }
     *start = r->plan.itmax;
     for (int k = 0; k < r->count; k++)
