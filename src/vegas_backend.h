@@ -197,7 +197,8 @@ typedef struct vegas_ops {
      * integral's counts take effect: the next pass samples total =
      * sum_c n_c with their offsets (the CUDA backend scans them then).
      * The driver moves slices of at most VEGAS_COUNTS_SLICE cubes, in
-     * order, so that neither side holds a second copy of them all. */
+     * order, so that a backend on a device needs no host copy of them
+     * all (the checkpoint's payload holds them once). */
     int (*counts_out)(void *vegas_state, int k, long long first,
                       long long count, long long *counts);
     int (*counts_in)(void *vegas_state, int k, long long first,

@@ -16,7 +16,8 @@
  *  - a memory budget smaller than the file's list is PAGANI_ERR_STATE
  *    with a message that says so; so is a file with a byte of its region
  *    list flipped (the checksum, checked after the list is read) or cut
- *    short;
+ *    short, and a batch's file whose per-integral counts were changed
+ *    (the checksum made to fit);
  *  - the file's checksum is format 2's taken word by word.
  * (test_state.c checks the file's refusals and the atomic write, which
  * do not depend on the method.)
@@ -374,6 +375,48 @@ static void damage_checks(void)
     }
 }
 
+/* The payload's per-integral region counts: after the file's header (16
+ * words) and the payload's head (9 words; cubature_checkpoint.c). */
+#define COUNTS_AT (8 * (16 + 9))
+
+/* A batch's file whose region counts were moved between two integrals
+ * (the total and their pairs kept; the checksum made to fit) is refused:
+ * on one process the counts must be the runs'. */
+static void forged_counts_check(void)
+{
+    pagani_options o = options();
+    long long counts[2] = {0, 0};
+    unsigned long long sum;
+    unsigned char *buf;
+    outcome resumed;
+    size_t got;
+    FILE *out;
+
+    unlink(path);
+    o.max_iterations = 3;
+    run(CUT, BATCH, o, path);
+    buf = file_bytes(&got);
+    if (buf && got > COUNTS_AT + 16 && got % 8 == 0) {
+        memcpy(counts, buf + COUNTS_AT, sizeof counts);
+        counts[0] += 2;
+        counts[1] -= 2;
+        memcpy(buf + COUNTS_AT, counts, sizeof counts);
+        sum = format2_sum(buf, got - 8);
+        memcpy(buf + got - 8, &sum, 8);
+        if ((out = fopen(path, "wb"))) {
+            fwrite(buf, 1, got, out);
+            fclose(out);
+        }
+    }
+    free(buf);
+    resumed = run(RESUME, BATCH, options(), path);
+    tap_ok(counts[1] >= 0 && resumed.rc == PAGANI_ERR_STATE &&
+               strstr(pagani_context_message(ctx[RESUME]), "no state"),
+           "a batch's file with 2 regions moved between its integrals' "
+           "counts (%lld, %lld): PAGANI_ERR_STATE: %s", counts[0], counts[1],
+           pagani_context_message(ctx[RESUME]));
+}
+
 /* The integrands of a context: host functions on the CPU (their calls
  * counted), else source. */
 static int make_integrands(int side, pagani_backend backend)
@@ -429,6 +472,7 @@ static void backend_checks(pagani_backend backend, const char *name)
         budget_check();
         strategy_check();
         damage_checks();
+        forged_counts_check();
         for (form which = SINGLE; which < FORMS; which++) checksum_check(which);
     }
     for (int side = 0; side < SIDES; side++) {

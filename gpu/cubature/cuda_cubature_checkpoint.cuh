@@ -153,7 +153,7 @@ static int cu_export_regions(void *state, long long first, long long count, doub
             const int level = pagani_gpu_child_level(d, split, e.level[(size_t)d * M + j]);
             const double w0 = c->initial_host[(size_t)integral_at(c, first + r, &k, &end) * n + d];
             double l = e.lower[(size_t)d * M + j];
-            const double w = level < POWERS ? w0 * power[level] : ldexp(w0, -level);
+            const double w = (unsigned)level < POWERS ? w0 * power[level] : ldexp(w0, -level);
             if (d == split && (r & 1)) l += w; /* pagani_gpu_child_box's */
             lower[(size_t)d * count + r] = l;
             width[(size_t)d * count + r] = w;

@@ -758,8 +758,8 @@ static int cv_counts_in(void *vegas_state, int k, long long first, long long cou
     CUDA_TRY(st->ctx, cudaSetDevice(st->device));
     CUDA_TRY(st->ctx, cudaMemcpyAsync(at + first, counts, 8 * (size_t)count,
                                       cudaMemcpyHostToDevice, st->stream));
-    if (first + count < cubes) /* staged before the call returns */
-        return PAGANI_OK;
+    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream)); /* counts reused */
+    if (first + count < cubes) return PAGANI_OK;
     CUDA_TRY(st->ctx, cuda_vegas_scan(st->stream, at, cubes, v->offsets + (size_t)k * m1,
                                       v->scan_temp, v->scan_bytes));
     CUDA_TRY(st->ctx, cudaMemcpyAsync(&total, v->offsets + (size_t)k * m1 + cubes,

@@ -325,13 +325,17 @@ static int take_list(batch_run *b, long long total, int parents)
 }
 
 /* Whether the list's counts (b->counts) fit the list of `total` regions
- * (even ones with parents: pairs of siblings). */
+ * (even ones with parents: pairs of siblings) and, on one process, are
+ * the runs' counts (on MPI a rank holds a part of them). */
 static int counts_fit(const batch_run *b, long long total, int parents)
 {
+    const int whole = !b->ctx->layer.cubature_counts;
     long long sum = 0;
     for (int k = 0; k < b->integrals; k++) {
         long long c = b->counts[k];
-        if (c < 0 || (parents && c % 2) || c > total - sum) return 0;
+        if (c < 0 || (parents && c % 2) || c > total - sum ||
+            (whole && c != b->runs[k].count))
+            return 0;
         sum += c;
     }
     return sum == total;

@@ -76,7 +76,11 @@ static int on_any(const pagani_checkpoint *cp, int flag)
 static int agree_found(pagani_context *ctx, const pagani_checkpoint *cp,
                        int rc, int found)
 {
-    if (on_any(cp, found) && !found && rc == PAGANI_OK)
+    /* first the code, a step that pairs with the call's end on a rank
+     * that failed before it read (mpi_layer.h) */
+    rc = pagani_checkpoint_agree(cp, rc);
+    if (rc != PAGANI_OK) return rc;
+    if (on_any(cp, found) && !found)
         rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is missing "
                          "while other ranks of the %d have theirs",
                          cp->path, cp->ranks);
