@@ -205,6 +205,16 @@ size_t pagani_params_padded(size_t params_size);
  * computed from a caller's params_size is checked by it first. */
 int pagani_params_fit(pagani_context *ctx, size_t params_size, int count);
 
+/* Which of the `count` integrals of a batch the context's message is
+ * about: i where it reads "integral i: REST" (0 <= i < count), with
+ * *rest at REST; in a batch of one any message is about integral 0 and
+ * *rest the whole of it; -1 when it names none (or is empty). A share of
+ * a batch run as a batch of its own renumbers its message with it:
+ * pagani_fail(ctx, rc, "integral %d: %s", index of i in the whole, *rest)
+ * (pagani_fail formats before it replaces the message). */
+int pagani_message_integral(const pagani_context *ctx, int count,
+                            const char **rest);
+
 /* Sets the context's message (printf-style) and returns `code`, so that a
  * failure reads: return pagani_fail(ctx, PAGANI_ERR_BOUNDS, "...", ...). */
 int pagani_fail(pagani_context *ctx, int code, const char *fmt, ...)

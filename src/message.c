@@ -29,6 +29,22 @@ int pagani_fail(pagani_context *ctx, int code, const char *fmt, ...)
     return code;
 }
 
+int pagani_message_integral(const pagani_context *ctx, int count,
+                            const char **rest)
+{
+    const char *msg = pagani_context_message(ctx);
+    int i = 0, used = 0;
+
+    *rest = msg;
+    if (!*msg) return -1;
+    if (count == 1) return 0;
+    if (sscanf(msg, "integral %d: %n", &i, &used) < 1 || used == 0 || i < 0 ||
+        i >= count)
+        return -1;
+    *rest = msg + used;
+    return i;
+}
+
 void pagani_clear_message(pagani_context *ctx)
 {
     if (!ctx) return;

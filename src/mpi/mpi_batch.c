@@ -11,9 +11,7 @@
  * distributed by points, passes and regions.
  */
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "methods.h"
 #include "mpi/mpi_layer.h"
 
@@ -23,20 +21,9 @@
 static void renumber_message(pagani_context *ctx, int rc, int first,
                              int count)
 {
-    const char *msg = pagani_context_message(ctx);
-    char *text;
-    int local = 0, used = 0;
-
-    if (!*msg) return;
-    if (count > 1 && sscanf(msg, "integral %d: %n", &local, &used) >= 1 &&
-        used > 0)
-        msg += used;
-    else if (count > 1)
-        return; /* not about one integral */
-    if (!(text = malloc(strlen(msg) + 1))) return;
-    strcpy(text, msg);
-    pagani_fail(ctx, rc, "integral %d: %s", first + local, text);
-    free(text);
+    const char *rest;
+    const int local = pagani_message_integral(ctx, count, &rest);
+    if (local >= 0) pagani_fail(ctx, rc, "integral %d: %s", first + local, rest);
 }
 
 /* Every rank's results into results[] on every rank: rank r's share is

@@ -11,7 +11,6 @@
  * single call with that start.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "vegas/vegas.h"
@@ -103,19 +102,11 @@ static void wave_scatter(const wave *w, const pagani_batch *to, int ncomp,
  * w->named). */
 static void renumber(pagani_context *ctx, int rc, wave *w)
 {
-    const char *msg = pagani_context_message(ctx);
-    int i = 0, used = 0;
+    const char *rest;
+    const int i = pagani_message_integral(ctx, w->count, &rest);
 
-    w->named = -1;
-    if (!*msg) return;
-    if (w->count > 1) {
-        if (sscanf(msg, "integral %d: %n", &i, &used) < 1 || used == 0 ||
-            i < 0 || i >= w->count)
-            return;
-        msg += used;
-    }
-    w->named = w->index[i];
-    pagani_fail(ctx, rc, "integral %d: %s", w->named, msg); /* a copy */
+    w->named = i >= 0 ? w->index[i] : -1;
+    if (i >= 0) pagani_fail(ctx, rc, "integral %d: %s", w->named, rest);
 }
 
 /* Runs wave w (gathered) with the start grids `start` (NULL: the
