@@ -420,12 +420,9 @@ static int cu_load(void *state, const double *lower, const double *width,
                                             (size_t)count * sizeof(short), n, st->stream));
     }
     c->implicit = 0;
-    {
-        int rc = new_layout(st);
-        if (rc != PAGANI_OK) return rc;
-    }
-    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
-    return PAGANI_OK;
+    /* No wait: copies from pageable memory return once the data is
+     * staged, and the first classify waits for the rest. */
+    return new_layout(st);
 }
 
 /* The randomized check (cubature_check.cuh) of the regions whose sign
