@@ -354,6 +354,8 @@ static int cu_setup(void *state, const cubature_job *job)
     c->count = 0;
     c->levels = 0;
     c->sorted_valid = 0;
+    c->sorted_wanted = 0;
+    c->sort_ahead = 0;
     c->rule = job->rule;
     c->axial = job->probes && job->rule->nprobes > 0;
     c->evaluate = ci->kernel[0];
@@ -531,6 +533,8 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
                   : PAGANI_OK;
 }
 
+#include "gpu/cubature/cuda_cubature_threshold.cuh"
+
 /* Integral k's sums from its result slot (zero when it has no regions). */
 static void read_sums(const cuda_cubature *c, int k, cubature_sums *s)
 {
@@ -590,8 +594,13 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
                 tl, device_requests, c->partials[(level - 1) % 2], sink);
             CUDA_TRY(st->ctx, cudaGetLastError());
         }
+        /* After an iteration whose threshold search read the sorted copy,
+         * this one's comes in the same wait (the same bits as on demand:
+         * nothing changes V, E or the flags from here to the search). */
+        if (c->sort_ahead && (rc = queue_sorted_copy(st)) != PAGANI_OK) return rc;
         if ((rc = fetch_results(st, (size_t)K * sizeof(integral_sums))) != PAGANI_OK)
             return rc;
+        c->sorted_valid = c->sort_ahead;
     }
     for (int k = 0; k < K; k++) {
         if (!requests[k].classify) continue;
@@ -604,7 +613,6 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
     return PAGANI_OK;
 }
 
-#include "gpu/cubature/cuda_cubature_threshold.cuh"
 #include "gpu/cubature/cuda_cubature_split.cuh"
 #include "gpu/cubature/cuda_cubature_checkpoint.cuh"
 

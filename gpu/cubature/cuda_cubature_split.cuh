@@ -61,6 +61,8 @@ static int cu_filter_split(void *state, const double *thresholds, long long *new
     size_t temp = c->temp_bytes;
     int known = 1, rc;
 
+    c->sort_ahead = c->sorted_wanted; /* for the next iteration's classify */
+    c->sorted_wanted = 0;
     for (int k = 0; k < K; k++) {
         long long mine = known_kept(c, k, thresholds[k]);
         known &= mine >= 0;

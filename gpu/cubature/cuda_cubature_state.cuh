@@ -84,6 +84,9 @@ struct cuda_cubature {
     double *host_sorted;
     size_t host_sorted_doubles;
     int sorted_valid;
+    int sorted_wanted;         /* this iteration's statistics read it */
+    int sort_ahead;            /* the last iteration's did: classify makes
+                                  it in its own wait */
     /* Checkpoints: the host staging of a chunk of the list (pinned,
      * cuda_cubature_checkpoint.cuh), made by the first export or import
      * and grown for a larger chunk. */

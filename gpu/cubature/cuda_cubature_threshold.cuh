@@ -72,10 +72,10 @@ static int sort_order(cuda_state *st, double *keys, size_t pitch, int *spare,
     return PAGANI_OK;
 }
 
-/* The sorted copy on the host (cubature_sorted.cuh), made once per
- * classify: the sorted errors, the tiles' prefix sums of V and E and the
- * tiles' carries; one wait. */
-static int sort_for_host(cuda_state *st)
+/* Queues the sorted copy for the host (cubature_sorted.cuh): the sorted
+ * errors, the tiles' prefix sums of V and E and the tiles' carries, into
+ * host_sorted once the stream gets there; the caller waits. */
+static int queue_sorted_copy(cuda_state *st)
 {
     cuda_cubature *c = st->cubature;
     pagani_context *ctx = st->ctx;
@@ -113,8 +113,17 @@ static int sort_for_host(cuda_state *st)
                                     carry_value, (size_t)c->most_tiles * sizeof(double),
                                     (size_t)tiles * sizeof(double), 2,
                                     cudaMemcpyDeviceToHost, st->stream));
-    CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
-    c->sorted_valid = 1;
+    return PAGANI_OK;
+}
+
+/* The sorted copy made on demand, once per classify (unless classify
+ * made it ahead): one wait. */
+static int sort_for_host(cuda_state *st)
+{
+    int rc = queue_sorted_copy(st);
+    if (rc != PAGANI_OK) return rc;
+    CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
+    st->cubature->sorted_valid = 1;
     return PAGANI_OK;
 }
 
@@ -181,6 +190,7 @@ static int cu_threshold_stats(void *state, int k, double threshold, threshold_st
                            "integral %d of %d", k, c->integrals);
     if (c->counts[k] == 0) return PAGANI_OK;
     if (c->counts[k] > HOST_STATS_MAX) return device_stats(st, k, threshold, stats);
+    c->sorted_wanted = 1;
     if (!c->sorted_valid && (rc = sort_for_host(st)) != PAGANI_OK) return rc;
     sorted_stats(c, k, threshold, stats);
     return PAGANI_OK;
