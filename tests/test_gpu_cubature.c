@@ -17,6 +17,7 @@
 #include "tap.h"
 #include "cancellation.h"
 #include "far_field.h"
+#include "split_check.h"
 
 /* exp(-sum x_i): (1 - 1/e)^n over the unit cube; smooth in any n. */
 PAGANI_INTEGRAND(expsum, {
@@ -354,6 +355,25 @@ static void threshold_consistency(pagani_context *ctx)
     }
 }
 
+/* FILTER_SPLIT writes the halves of exactly the kept regions, in their
+ * order (split_check.h), on lists scanned in one block (6^5 and 24^3
+ * regions: up to 16384 items) and by CUB's device scan (8^5). */
+static void split_children(pagani_context *ctx)
+{
+    static const struct { int n, parts; } cases[] = {{5, 6}, {3, 24}, {5, 8}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        long long count = 1, active, children, wrong;
+        int rc = split_check_run(ctx, cases[c].n, cases[c].parts, &active, &children, &wrong);
+        for (int d = 0; d < cases[c].n; d++) count *= cases[c].parts;
+        tap_ok(rc == PAGANI_OK && active == count / 2 && children == count && wrong == 0,
+               "split of %d^%d regions: %lld active (want %lld), %lld children, %lld "
+               "pairs not the halves of their kept region", cases[c].parts, cases[c].n,
+               active, count / 2, children, wrong);
+        if (rc != PAGANI_OK)
+            tap_diag("%s: %s", pagani_strerror(rc), pagani_context_message(ctx));
+    }
+}
+
 /* A Gaussian of centre p[0] and width p[1] along every axis. */
 static const char gaussian_source[] =
     "double s = 0.0;\n"
@@ -582,6 +602,7 @@ int main(void)
     }
     faults(ctx);
     threshold_consistency(ctx);
+    split_children(ctx);
     params_and_bounds(ctx);
     batches(ctx);
     rules(ctx);

@@ -25,6 +25,36 @@ struct kept_flag {
 
 typedef thrust::transform_iterator<kept_flag, thrust::counting_iterator<int>, int> kept_iter;
 
+/* The scan of a short list in one launch instead of CUB's two (and its
+ * occupancy query on the host): up to SMALL_SCAN_MAX items. */
+#define SMALL_SCAN_THREADS 1024
+#define SMALL_SCAN_ITEMS 16
+#define SMALL_SCAN_MAX (SMALL_SCAN_THREADS * SMALL_SCAN_ITEMS)
+
+/*
+ * One block: the exclusive sum of the kept flags of items 0 .. items - 1
+ * (items <= SMALL_SCAN_MAX), into scan, the same integers as
+ * DeviceScan::ExclusiveSum. Thread t takes the SMALL_SCAN_ITEMS
+ * consecutive items from t * SMALL_SCAN_ITEMS; cub::BlockScan adds the
+ * threads' totals.
+ */
+__global__ void __launch_bounds__(SMALL_SCAN_THREADS)
+small_scan_kernel(kept_flag kept, int items, int *__restrict__ scan)
+{
+    typedef cub::BlockScan<int, SMALL_SCAN_THREADS> block_scan;
+    __shared__ typename block_scan::TempStorage temp;
+    const int first = threadIdx.x * SMALL_SCAN_ITEMS;
+    int flags[SMALL_SCAN_ITEMS];
+
+#pragma unroll
+    for (int j = 0; j < SMALL_SCAN_ITEMS; j++)
+        flags[j] = first + j < items ? kept(first + j) : 0;
+    block_scan(temp).ExclusiveSum(flags, flags);
+#pragma unroll
+    for (int j = 0; j < SMALL_SCAN_ITEMS; j++)
+        if (first + j < items) scan[first + j] = flags[j];
+}
+
 /*
  * One thread per region: a kept region i (kept(i); scan[i] = j, its rank
  * among the kept) becomes parent j of the next

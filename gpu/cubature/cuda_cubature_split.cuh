@@ -88,8 +88,14 @@ static int cu_filter_split(void *state, const double *thresholds, long long *new
                 tl, c->thresholds, c->error, c->active);
             CUDA_TRY(ctx, cudaGetLastError());
         }
-        CUDA_TRY(ctx, cub::DeviceScan::ExclusiveSum(c->temp, temp, it, c->scan,
-                                                    (int)count + 1, st->stream));
+        if (count + 1 <= SMALL_SCAN_MAX) {
+            small_scan_kernel<<<1, SMALL_SCAN_THREADS, 0, st->stream>>>(keep, (int)count + 1,
+                                                                         c->scan);
+            CUDA_TRY(ctx, cudaGetLastError());
+        } else {
+            CUDA_TRY(ctx, cub::DeviceScan::ExclusiveSum(c->temp, temp, it, c->scan,
+                                                        (int)count + 1, st->stream));
+        }
         if (!known) {
             if ((rc = fetch_kept(st, new_counts)) != PAGANI_OK) return rc;
             kept = 0;
