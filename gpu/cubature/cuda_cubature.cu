@@ -40,12 +40,40 @@
  * (widths are the initial ones over powers of two). Nothing is allocated
  * per iteration.
  *
- * Round trips: classify one per iteration (the K integrals' sums, one
- * transfer); threshold_stats one sorted copy per iteration for the
- * integrals of up to HOST_STATS_MAX regions (then each candidate is a
- * binary search on the host), one per candidate for larger ones;
- * filter_split none when every integral's kept count is known from those
- * (the usual case), else one.
+ * An iteration on the device (cubature_driver.c's iterate), its launches,
+ * copies and waits (a wait: the host blocks on the stream, a round trip):
+ *  - evaluate: the evaluate kernel; the check kernel while some region's
+ *    sign is unknown (check_above finite); K > 1 with probes or checks:
+ *    one copy of the thresholds up. No wait.
+ *  - classify: K > 1: one copy of the requests up; classify_kernel (up to
+ *    65536 regions an integral it sums both levels itself, by tickets),
+ *    then combine_kernel per further level; after an iteration that read
+ *    the sorted copy, that copy too (sort_ahead, below); one WAIT (the
+ *    sums in mapped pinned memory, else one copy down). The driver
+ *    classifies again, a launch and a WAIT each, when finishing would
+ *    overspend its share (halved criteria), or all regions active again
+ *    when none is left: rare.
+ *  - threshold_stats, when the driver searches (the estimate settled, or
+ *    memory): for integrals of up to HOST_STATS_MAX regions the sorted
+ *    copy once per classify, rank_kernel (up to SMALL_SORT_MAX regions)
+ *    or sort_keys_kernel and CUB's radix sort (K > 1: and a second sort
+ *    by integral), sorted_prefix_kernel, carry_kernel, two copies down
+ *    (pinned), one WAIT, unless classify made it in its own wait; then
+ *    every candidate is a binary search on the host. Larger integrals:
+ *    threshold_kernel and a WAIT per candidate (up to 40, and 41 more
+ *    when memory decides).
+ *  - filter_split: K > 1: one copy of the thresholds up and
+ *    mark_kept_kernel; the scan of the kept flags (small_scan_kernel up
+ *    to SMALL_SCAN_MAX items, else CUB's two kernels); split_offsets_kernel
+ *    and a WAIT only when the host does not know the kept counts (the
+ *    threshold chosen is not the last one counted on the device);
+ *    split_kernel; K > 1: the new layout up. No wait.
+ * So an iteration of one integral is 5 launches (evaluate, check,
+ * classify, scan, split) and one wait, and 3 launches and 2 copies more
+ * (a short list) in the iterations that search. A vector integrand adds
+ * its kernels (cuda_cubature_vector.cuh). Per call: setup's memsets and
+ * the rule's and parameters' copies when they change, load's copies;
+ * neither waits.
  *
  * Determinism: every sum is a fixed tree over fixed tiles (no
  * floating-point atomics), so a run repeated on the same device gives the
