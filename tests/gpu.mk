@@ -1,8 +1,8 @@
 # tests of the CUDA backend (gpu/). test_gpu_pack runs everywhere (the
 # rules in the GPU's packed form, checked on the host); test_gpu_cubature
 # and test_gpu_vector (vector integrands, every method) skip themselves
-# without a usable GPU. bench_cubature is a program for the
-# GPU machine, not a test.
+# without a usable GPU. bench_cubature and bench_latency are programs for
+# the GPU machine, not tests.
 check_PROGRAMS += tests/test_gpu_pack tests/test_gpu_cubature \
 	tests/test_gpu_vector
 TESTS += tests/test_gpu_pack tests/test_gpu_cubature tests/test_gpu_vector
@@ -17,6 +17,12 @@ tests_test_gpu_vector_LDADD = $(TEST_LIBS)
 noinst_PROGRAMS += tests/bench_cubature
 tests_bench_cubature_SOURCES = tests/bench_cubature.c tests/suite.h tests/op_profile.h
 tests_bench_cubature_LDADD = $(TEST_LIBS)
+
+# The time per iteration on small rows (issue 35), public API only: the
+# same file builds against an older library for a side-by-side run.
+noinst_PROGRAMS += tests/bench_latency
+tests_bench_latency_SOURCES = tests/bench_latency.c tests/suite.h
+tests_bench_latency_LDADD = $(TEST_LIBS)
 
 # What cubature warm starts would save on a scan (issue 34), measured with
 # the backend's operations wrapped (warm_partition.h), not in the library.
