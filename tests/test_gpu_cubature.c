@@ -356,8 +356,9 @@ static void threshold_consistency(pagani_context *ctx)
 }
 
 /* FILTER_SPLIT writes the halves of exactly the kept regions, in their
- * order (split_check.h), on lists scanned in one block (6^5 and 24^3
- * regions: up to 16384 items) and by CUB's device scan (8^5). */
+ * order (split_check.h), on lists scanned and split in one launch (6^5
+ * and 24^3 regions: fewer than 16384) and by CUB's device scan and the
+ * split kernel (8^5). */
 static void split_children(pagani_context *ctx)
 {
     static const struct { int n, parts; } cases[] = {{5, 6}, {3, 24}, {5, 8}};

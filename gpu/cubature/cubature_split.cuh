@@ -25,68 +25,94 @@ struct kept_flag {
 
 typedef thrust::transform_iterator<kept_flag, thrust::counting_iterator<int>, int> kept_iter;
 
-/* The scan of a short list in one launch instead of CUB's two (and its
- * occupancy query on the host): up to SMALL_SCAN_MAX items. */
-#define SMALL_SCAN_THREADS 1024
-#define SMALL_SCAN_ITEMS 16
-#define SMALL_SCAN_MAX (SMALL_SCAN_THREADS * SMALL_SCAN_ITEMS)
+/* Where a split reads the kept regions and writes them as the parents
+ * of the next list. */
+struct split_args {
+    int n;
+    long long stride;
+    int implicit;               /* the list holds parents */
+    const int *offsets;         /* the layout's first row (K > 1) */
+    int integrals;
+    const double *initial;      /* initial widths [k * n + d] */
+    const double *lower;
+    const short *level;
+    const signed char *parent_axis;
+    double *next_lower;
+    short *next_level;
+    signed char *next_parent_axis;
+    const signed char *axis;    /* each region's split axis */
+    const double *value;
+    double *parent;             /* V of the next list's parents */
+};
 
-/*
- * One block: the exclusive sum of the kept flags of items 0 .. items - 1
- * (items <= SMALL_SCAN_MAX), into scan, the same integers as
- * DeviceScan::ExclusiveSum. Thread t takes the SMALL_SCAN_ITEMS
- * consecutive items from t * SMALL_SCAN_ITEMS; cub::BlockScan adds the
- * threads' totals.
- */
-__global__ void __launch_bounds__(SMALL_SCAN_THREADS)
-small_scan_kernel(kept_flag kept, int items, int *__restrict__ scan)
-{
-    typedef cub::BlockScan<int, SMALL_SCAN_THREADS> block_scan;
-    __shared__ typename block_scan::TempStorage temp;
-    const int first = threadIdx.x * SMALL_SCAN_ITEMS;
-    int flags[SMALL_SCAN_ITEMS];
-
-#pragma unroll
-    for (int j = 0; j < SMALL_SCAN_ITEMS; j++)
-        flags[j] = first + j < items ? kept(first + j) : 0;
-    block_scan(temp).ExclusiveSum(flags, flags);
-#pragma unroll
-    for (int j = 0; j < SMALL_SCAN_ITEMS; j++)
-        if (first + j < items) scan[first + j] = flags[j];
-}
-
-/*
- * One thread per region: a kept region i (kept(i); scan[i] = j, its rank
- * among the kept) becomes parent j of the next
+/* Kept region i (rank j among the kept) becomes parent j of the next
  * list: its box (lower corner and halving levels, read, or derived from
  * its own parent when the list is implicit, with its integral's initial
  * widths) goes to slot j of the other buffer with its split axis, and its
- * value to parent[j] for the next two-level error. Its halves, regions 2j
- * and 2j+1, are never stored.
+ * value to parent[j] for the next two-level error. Its halves, regions
+ * 2j and 2j+1, are never stored. */
+__device__ __forceinline__ void split_one(const split_args &a, long long i, long long j)
+{
+    const long long src = a.implicit ? i >> 1 : i;
+    const int split = a.implicit ? a.parent_axis[src] : -1, side = (int)(i & 1);
+    const double *w0 =
+        a.initial + (long long)pagani_gpu_integral_of(a.offsets, a.integrals, i) * a.n;
+    for (int d = 0; d < a.n; d++) {
+        const int k = a.level[d * a.stride + src];
+        double l = a.lower[d * a.stride + src], w;
+        pagani_gpu_child_box(d, split, side, w0[d], k, &l, &w);
+        a.next_lower[d * a.stride + j] = l;
+        a.next_level[d * a.stride + j] = (short)pagani_gpu_child_level(d, split, k);
+    }
+    a.next_parent_axis[j] = a.axis[i];
+    a.parent[j] = a.value[i];
+}
+
+/* Lists of up to this many scan items (regions + 1) are scanned, and
+ * split, by short_split_kernel: one launch instead of CUB's two (and its
+ * occupancy query on the host) and the split's. */
+#define SHORT_SPLIT_MAX 16384
+
+/*
+ * The scan of a short list's kept flags (items = count + 1 <=
+ * SHORT_SPLIT_MAX; the last item, never kept, gets the total) and, with
+ * `split`, the split itself: one thread per item, block b the items from
+ * b * RED_THREADS. Each block first counts the kept flags before its
+ * first item (every block again: on a short list cheaper than a second
+ * launch), a cub::BlockReduce, then ranks its own with cub::BlockScan:
+ * scan[i], the same integers as DeviceScan::ExclusiveSum. With split a
+ * kept region is written as split_kernel writes it.
  */
 __global__ void __launch_bounds__(RED_THREADS)
-split_kernel(int n, long long stride, long long count, int implicit,
-             const int *__restrict__ offsets, int integrals, const double *__restrict__ initial,
-             const double *__restrict__ lower, const short *__restrict__ level,
-             const signed char *__restrict__ parent_axis,
-             double *__restrict__ next_lower, short *__restrict__ next_level,
-             signed char *__restrict__ next_parent_axis,
-             const signed char *__restrict__ axis, const double *__restrict__ value,
-             double *__restrict__ parent, const int *__restrict__ scan, kept_flag kept)
+short_split_kernel(split_args a, kept_flag kept, int items, int *__restrict__ scan, int split)
+{
+    typedef cub::BlockReduce<int, RED_THREADS> block_reduce;
+    typedef cub::BlockScan<int, RED_THREADS> block_scan;
+    __shared__ union {
+        typename block_reduce::TempStorage reduce;
+        typename block_scan::TempStorage scan;
+    } temp;
+    __shared__ int before;
+    const int first = blockIdx.x * RED_THREADS, i = first + threadIdx.x;
+    int flag = 0, rank;
+
+    for (int j = threadIdx.x; j < first; j += RED_THREADS) flag += kept(j);
+    flag = block_reduce(temp.reduce).Sum(flag);
+    if (threadIdx.x == 0) before = flag;
+    __syncthreads();
+    flag = i < items && kept(i);
+    block_scan(temp.scan).ExclusiveSum(flag, rank);
+    rank += before;
+    if (i < items) scan[i] = rank;
+    if (split && flag) split_one(a, i, rank);
+}
+
+/* One thread per region: kept region i becomes parent scan[i] of the
+ * next list (split_one). */
+__global__ void __launch_bounds__(RED_THREADS)
+split_kernel(split_args a, long long count, const int *__restrict__ scan, kept_flag kept)
 {
     const long long i = (long long)blockIdx.x * RED_THREADS + threadIdx.x;
     if (i >= count || !kept((int)i)) return;
-    const long long j = scan[i];
-    const long long src = implicit ? i >> 1 : i;
-    const int split = implicit ? parent_axis[src] : -1, side = (int)(i & 1);
-    const double *w0 = initial + (long long)pagani_gpu_integral_of(offsets, integrals, i) * n;
-    for (int d = 0; d < n; d++) {
-        const int k = level[d * stride + src];
-        double l = lower[d * stride + src], w;
-        pagani_gpu_child_box(d, split, side, w0[d], k, &l, &w);
-        next_lower[d * stride + j] = l;
-        next_level[d * stride + j] = (short)pagani_gpu_child_level(d, split, k);
-    }
-    next_parent_axis[j] = axis[i];
-    parent[j] = value[i];
+    split_one(a, i, scan[i]);
 }

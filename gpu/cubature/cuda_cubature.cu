@@ -63,17 +63,19 @@
  *    threshold_kernel and a WAIT per candidate (up to 40, and 41 more
  *    when memory decides).
  *  - filter_split: K > 1: one copy of the thresholds up and
- *    mark_kept_kernel; the scan of the kept flags (small_scan_kernel up
- *    to SMALL_SCAN_MAX items, else CUB's two kernels); split_offsets_kernel
- *    and a WAIT only when the host does not know the kept counts (the
- *    threshold chosen is not the last one counted on the device);
- *    split_kernel; K > 1: the new layout up. No wait.
- * So an iteration of one integral is 5 launches (evaluate, check,
- * classify, scan, split) and one wait, and 3 launches and 2 copies more
- * (a short list) in the iterations that search. A vector integrand adds
- * its kernels (cuda_cubature_vector.cuh). Per call: setup's memsets and
- * the rule's and parameters' copies when they change, load's copies;
- * neither waits.
+ *    mark_kept_kernel; the scan of the kept flags and the split: a list
+ *    of fewer than SHORT_SPLIT_MAX regions both in short_split_kernel,
+ *    else CUB's two kernels and split_kernel; split_offsets_kernel and a
+ *    WAIT (then the scan and the split apart) only when the host does
+ *    not know the kept counts (the threshold chosen is not the last one
+ *    counted on the device); K > 1: the new layout up. No wait.
+ * So an iteration of one integral is 4 launches (evaluate, check,
+ * classify, scan and split) on a short list, 6 on a long one, and one
+ * wait; 3 launches (a short list) and 2 copies more in the iterations
+ * that search. A vector integrand adds its kernels
+ * (cuda_cubature_vector.cuh). Per call: setup's memsets and the rule's
+ * and parameters' copies when they change, load's copies; neither
+ * waits.
  *
  * Determinism: every sum is a fixed tree over fixed tiles (no
  * floating-point atomics), so a run repeated on the same device gives the
@@ -86,6 +88,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>

@@ -76,6 +76,14 @@ static int cu_filter_split(void *state, const double *thresholds, long long *new
         return rc;
     if (count > 0) {
         const kept_flag keep = {c->active, c->error, K > 1 ? -1.0 : thresholds[0], count};
+        const split_args args = {c->n, c->stride, c->implicit, c->offsets, K, c->initial,
+                                 c->lower[c->cur], c->level[c->cur], c->parent_axis[c->cur],
+                                 c->lower[nxt], c->level[nxt], c->parent_axis[nxt], c->axis,
+                                 c->value, c->parent};
+        /* A short list's scan and split in one launch, unless the host
+         * must read the counts (capacity) or a vector integrand's parents
+         * come first. */
+        const int one_launch = count + 1 <= SHORT_SPLIT_MAX && known && c->vec.ncomp <= 1;
         kept_iter it(thrust::counting_iterator<int>(0), keep);
         if (known && 2 * kept > c->capacity)
             return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "split of %lld regions exceeds "
@@ -88,9 +96,10 @@ static int cu_filter_split(void *state, const double *thresholds, long long *new
                 tl, c->thresholds, c->error, c->active);
             CUDA_TRY(ctx, cudaGetLastError());
         }
-        if (count + 1 <= SMALL_SCAN_MAX) {
-            small_scan_kernel<<<1, SMALL_SCAN_THREADS, 0, st->stream>>>(keep, (int)count + 1,
-                                                                         c->scan);
+        if (count + 1 <= SHORT_SPLIT_MAX) {
+            short_split_kernel<<<(unsigned)((count + RED_THREADS) / RED_THREADS), RED_THREADS,
+                                 0, st->stream>>>(args, keep, (int)count + 1, c->scan,
+                                                  one_launch);
             CUDA_TRY(ctx, cudaGetLastError());
         } else {
             CUDA_TRY(ctx, cub::DeviceScan::ExclusiveSum(c->temp, temp, it, c->scan,
@@ -105,13 +114,11 @@ static int cu_filter_split(void *state, const double *thresholds, long long *new
                                    "exceeds the capacity %lld", kept, c->capacity);
         }
         if (c->vec.ncomp > 1 && (rc = vector_parents(st, keep)) != PAGANI_OK) return rc;
-        split_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
-                       st->stream>>>(c->n, c->stride, count, c->implicit, c->offsets, K,
-                                     c->initial, c->lower[c->cur], c->level[c->cur],
-                                     c->parent_axis[c->cur], c->lower[nxt], c->level[nxt],
-                                     c->parent_axis[nxt], c->axis, c->value, c->parent,
-                                     c->scan, keep);
-        CUDA_TRY(ctx, cudaGetLastError());
+        if (!one_launch) {
+            split_kernel<<<(unsigned)((count + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
+                           st->stream>>>(args, count, c->scan, keep);
+            CUDA_TRY(ctx, cudaGetLastError());
+        }
         c->cur = nxt;
         c->implicit = 1;
     }
