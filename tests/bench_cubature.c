@@ -19,17 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "internal.h"
 #include "op_profile.h"
 #include "suite.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "suite_run.h"
+#include "unit_grid.h"
 
 static double run_cap = 20.0;
 static double run_start;
@@ -37,13 +31,7 @@ static double run_start;
 static int cap_progress(int it, long long active, double value, double error, void *data)
 {
     (void)it; (void)active; (void)value; (void)error; (void)data;
-    return now() - run_start > run_cap;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    return suite_now() - run_start > run_cap;
 }
 
 static int profiling = 0;
@@ -52,22 +40,8 @@ static unsigned extra_flags = 0; /* -n: PAGANI_FLAG_NO_PROBES */
 static int integrate(pagani_context *ctx, pagani_integrand *f, int n, double epsrel,
                      unsigned flags, pagani_result *r, double *ms)
 {
-    double lo[PAGANI_MAX_DIM], hi[PAGANI_MAX_DIM];
-    pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
-    int rc;
-
-    for (int d = 0; d < n; d++) {
-        lo[d] = 0.0;
-        hi[d] = 1.0;
-    }
-    opt.epsrel = epsrel;
-    opt.epsabs = 1e-40;
-    opt.flags = flags | extra_flags;
-    opt.progress = cap_progress;
-    run_start = now();
-    rc = pagani_integrate(ctx, f, lo, hi, &opt, r);
-    *ms = 1e3 * (now() - run_start);
-    return rc;
+    run_start = suite_now();
+    return suite_integrate(ctx, f, n, epsrel, flags | extra_flags, cap_progress, r, ms);
 }
 
 static void bench_row(pagani_context *ctx, const suite_row *row, int digits)
@@ -95,7 +69,7 @@ static void bench_row(pagani_context *ctx, const suite_row *row, int digits)
                    pagani_strerror(rc), pagani_context_message(ctx));
             break;
         }
-        qsort(times, (size_t)runs, sizeof times[0], cmp_double);
+        qsort(times, (size_t)runs, sizeof times[0], suite_cmp_double);
         true_rel = fabs(r.value - truth) / fabs(truth);
         ok = r.status == PAGANI_CONVERGED && true_rel <= epsrel;
         printf("%-5s %2d %6.0e %10.2f %d %22.15e %9.2e %9.2e %-32s %11lld %4d%s\n",
@@ -138,7 +112,7 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
     pagani_context *ctx = NULL;
     pagani_integrand *f = NULL;
     pagani_rule *rule = NULL;
-    cubature_job job = {0};
+    cubature_job job;
     cubature_sums s;
     const cubature_ops *ops;
     long long count = 1;
@@ -161,35 +135,21 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
                pagani_context_message(ctx));
         goto done;
     }
-    for (long long i = 0; i < count; i++) {
-        long long rest = i;
-        for (int d = 0; d < n; d++) {
-            w[(size_t)d * count + i] = 1.0 / parts;
-            lo[(size_t)d * count + i] = (double)(rest % parts) / parts;
-            rest /= parts;
-        }
-    }
+    unit_grid(n, parts, count, count, 0, lo, w);
     ops = ctx->backend->cubature;
-    job.integrand = f;
-    job.rule = rule;
-    job.n = n;
-    job.ncomp = 1;
-    job.capacity = 2 * count;
-    job.integrals = 1;
-    job.params = NULL;
-    job.params_stride = 0;
+    job = unit_job(f, rule, n, 2 * count);
     rc = ops->setup(ctx->backend_state, &job);
     if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, &count);
     for (int k = 0; k < 6 && rc == PAGANI_OK; k++) { /* k = 0 warms up */
         /* the evaluate kernel alone: no probes, no randomized check */
         const double no_probes = -1.0, no_relative = 0.0, no_checks = INFINITY;
         const classify_request relerr = {1, 0, 1, 1e-3, 0.0, 0.0};
-        double t0 = now(), t1, t2;
+        double t0 = suite_now(), t1, t2;
         rc = ops->evaluate(ctx->backend_state, &no_probes, &no_relative, &no_checks);
         if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s, NULL);
-        t1 = now();
+        t1 = suite_now();
         if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, &relerr, &s, NULL);
-        t2 = now();
+        t2 = suite_now();
         if (k > 0) {
             t_eval[k - 1] = (t1 - t0) - (t2 - t1);
             t_cls[k - 1] = t2 - t1;
@@ -200,8 +160,8 @@ static void kernel_rate(int which, int n, int parts, int tpr, int variant)
                pagani_context_message(ctx));
     } else {
         double evals = (double)count * (double)rule->npoints, flops = 5.0 * n + 31.0;
-        qsort(t_eval, 5, sizeof t_eval[0], cmp_double);
-        qsort(t_cls, 5, sizeof t_cls[0], cmp_double);
+        qsort(t_eval, 5, sizeof t_eval[0], suite_cmp_double);
+        qsort(t_cls, 5, sizeof t_cls[0], suite_cmp_double);
         printf("evaluate f%d %dD, %lld regions x %lld points, tpr %s, variant %d [%s]: "
                "%.3f ms, %.3e evaluations/s", which, n, count, rule->npoints,
                tpr ? env : "auto", variant, variants[variant], 1e3 * t_eval[2],

@@ -17,44 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "suite.h"
+#include "suite_run.h"
 
 #define MAX_RUNS 201
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* One run of f in n dimensions over the unit cube; *ms its wall time. */
-static int integrate(pagani_context *ctx, pagani_integrand *f, int n, unsigned flags,
-                     double epsrel, pagani_result *r, double *ms)
-{
-    double lo[PAGANI_MAX_DIM], hi[PAGANI_MAX_DIM], t0;
-    pagani_options opt = pagani_options_default(PAGANI_CUBATURE);
-    int rc;
-
-    for (int d = 0; d < n; d++) {
-        lo[d] = 0.0;
-        hi[d] = 1.0;
-    }
-    opt.epsrel = epsrel;
-    opt.epsabs = 1e-40;
-    opt.flags = flags;
-    t0 = now();
-    rc = pagani_integrate(ctx, f, lo, hi, &opt, r);
-    *ms = 1e3 * (now() - t0);
-    return rc;
-}
 
 static void bench_row(pagani_context *ctx, const suite_row *row, double epsrel, int runs)
 {
@@ -63,14 +29,15 @@ static void bench_row(pagani_context *ctx, const suite_row *row, double epsrel, 
     double ms[MAX_RUNS];
     int rc = pagani_integrand_create(ctx, &f, row->n, suite_integrand(row->which));
 
-    if (rc == PAGANI_OK) rc = integrate(ctx, f, row->n, row->flags, epsrel, &r, &ms[0]);
+    if (rc == PAGANI_OK) /* warm-up */
+        rc = suite_integrate(ctx, f, row->n, epsrel, row->flags, NULL, &r, &ms[0]);
     for (int i = 0; rc == PAGANI_OK && i < runs; i++)
-        rc = integrate(ctx, f, row->n, row->flags, epsrel, &r, &ms[i]);
+        rc = suite_integrate(ctx, f, row->n, epsrel, row->flags, NULL, &r, &ms[i]);
     if (rc != PAGANI_OK) {
         printf("%-5s %6.0e  error: %s: %s\n", row->name, epsrel, pagani_strerror(rc),
                pagani_context_message(ctx));
     } else {
-        qsort(ms, (size_t)runs, sizeof ms[0], cmp_double);
+        qsort(ms, (size_t)runs, sizeof ms[0], suite_cmp_double);
         printf("%-5s %6.0e %10.3f %10.3f %4d %9.1f %11lld %-24a %-24a %s\n", row->name,
                epsrel, ms[runs / 2], ms[0], r.iterations, 1e3 * ms[runs / 2] / r.iterations,
                r.regions, r.value, r.error, pagani_status_name(r.status));

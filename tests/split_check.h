@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "internal.h"
+#include "unit_grid.h"
 
 PAGANI_INTEGRAND(split_check_f, { return x[0] < 0.5 ? 1.0 : exp(40.0 * x[1]); })
 
@@ -51,7 +52,7 @@ static int split_check_run(pagani_context *ctx, int n, int parts, long long *act
     void *st = ctx->backend_state;
     pagani_integrand *f = NULL;
     pagani_rule *rule = NULL;
-    cubature_job job = {0};
+    cubature_job job;
     cubature_sums sums;
     const classify_request relerr = {1, 0, 1, 1e-6, 0.0, 0.0};
     const double below = -1.0, relative = 0.0, no_checks = INFINITY, keep_active = -1.0;
@@ -69,20 +70,8 @@ static int split_check_run(pagani_context *ctx, int n, int parts, long long *act
     rc = pagani_integrand_create(ctx, &f, n, &split_check_f);
     if (rc == PAGANI_OK && pagani_rule_create(n, 7, &rule) != 0) rc = PAGANI_ERR_OPTION;
     if (!lo || !w || !lo2 || !w2 || !parents) rc = PAGANI_ERR_NO_MEMORY;
-    for (long long i = 0; rc == PAGANI_OK && i < count; i++) {
-        long long rest = i;
-        for (int d = 0; d < n; d++) {
-            w[d * count + i] = 1.0 / parts;
-            lo[d * count + i] = (double)(rest % parts) / parts;
-            rest /= parts;
-        }
-    }
-    job.integrand = f;
-    job.rule = rule;
-    job.n = n;
-    job.ncomp = 1;
-    job.capacity = 2 * count;
-    job.integrals = 1;
+    if (rc == PAGANI_OK) unit_grid(n, parts, count, count, 0, lo, w);
+    job = unit_job(f, rule, n, 2 * count);
     if (rc == PAGANI_OK) rc = ops->setup(st, &job);
     if (rc == PAGANI_OK) rc = ops->load(st, lo, w, &count);
     if (rc == PAGANI_OK) rc = ops->evaluate(st, &below, &relative, &no_checks);

@@ -18,6 +18,7 @@
 #include "cancellation.h"
 #include "far_field.h"
 #include "split_check.h"
+#include "unit_grid.h"
 
 /* exp(-sum x_i): (1 - 1/e)^n over the unit cube; smooth in any n. */
 PAGANI_INTEGRAND(expsum, {
@@ -235,7 +236,7 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     double *lo, *w, below[8], relative[8], check_above[8], t1[8];
     cubature_sums sums[8];
     classify_request req[8];
-    cubature_job job = {0};
+    cubature_job job;
     int rc;
 
     for (int k = 0; k < K; k++) {
@@ -253,24 +254,10 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     /* degree 7: 103 points, so 32 threads per region at any list size */
     if (rc == PAGANI_OK && pagani_rule_create(n, 7, &rule) != 0) rc = PAGANI_ERR_OPTION;
     if (!lo || !w) rc = PAGANI_ERR_NO_MEMORY;
-    for (int k = 0; rc == PAGANI_OK && k < K; first += counts[k], k++) {
-        for (long long i = 0; i < counts[k]; i++) {
-            long long rest = i;
-            for (int d = 0; d < n; d++) {
-                w[(size_t)d * total + first + i] = 1.0 / parts[k];
-                lo[(size_t)d * total + first + i] = (double)(rest % parts[k]) / parts[k];
-                rest /= parts[k];
-            }
-        }
-    }
-    job.integrand = f;
-    job.rule = rule;
-    job.n = n;
-    job.ncomp = 1;
-    job.capacity = 4 * total;
+    for (int k = 0; rc == PAGANI_OK && k < K; first += counts[k], k++)
+        unit_grid(n, parts[k], counts[k], total, first, lo, w);
+    job = unit_job(f, rule, n, 4 * total);
     job.integrals = K;
-    job.params = NULL;
-    job.params_stride = 0;
     if (rc == PAGANI_OK) rc = ops->setup(ctx->backend_state, &job);
     if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, counts);
     if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, below, relative, check_above);
