@@ -73,9 +73,9 @@
  * classify, scan and split) on a short list, 6 on a long one, and one
  * wait; 3 launches (a short list) and 2 copies more in the iterations
  * that search. A vector integrand adds its kernels
- * (cuda_cubature_vector.cuh). Per call: setup's memsets and the rule's
- * and parameters' copies when they change, load's copies; neither
- * waits.
+ * (cuda_cubature_vector.cuh). Per call: setup's reset_kernel and the
+ * rule's and parameters' copies when they change, load's copies and
+ * memset; neither waits.
  *
  * Determinism: every sum is a fixed tree over fixed tiles (no
  * floating-point atomics), so a run repeated on the same device gives the
@@ -322,6 +322,20 @@ static int upload_params(cuda_state *st, int integrals, const void *params, size
     return PAGANI_OK;
 }
 
+/* One thread per integral k: arms its NaN report (all ones: none) and
+ * zeroes its classify ticket; thread 0 also threshold_kernel's ticket.
+ * What three memsets did, in one launch. */
+__global__ void __launch_bounds__(RED_THREADS)
+reset_kernel(int integrals, unsigned long long *__restrict__ nonfinite,
+             unsigned int *__restrict__ tickets, unsigned int *__restrict__ ticket)
+{
+    const int k = blockIdx.x * RED_THREADS + threadIdx.x;
+    if (k == 0) *ticket = 0;
+    if (k >= integrals) return;
+    nonfinite[k] = ~0ULL;
+    tickets[k] = 0;
+}
+
 static int cu_setup(void *state, const cubature_job *job)
 {
     cuda_state *st = (cuda_state *)state;
@@ -397,11 +411,9 @@ static int cu_setup(void *state, const cubature_job *job)
         (rc = vector_setup(st, job, vector_base, stride, most_tiles,
                            c->packed.shape.nweights, c->evaluate)) != PAGANI_OK)
         return rc;
-    CUDA_TRY(ctx, cudaMemsetAsync(c->nonfinite, 0xff, (size_t)K * sizeof *c->nonfinite,
-                                  st->stream));
-    CUDA_TRY(ctx, cudaMemsetAsync(c->ticket, 0, sizeof *c->ticket, st->stream));
-    CUDA_TRY(ctx, cudaMemsetAsync(c->tickets, 0, (size_t)K * sizeof *c->tickets,
-                                  st->stream));
+    reset_kernel<<<(unsigned)((K + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
+                   st->stream>>>(K, c->nonfinite, c->tickets, c->ticket);
+    CUDA_TRY(ctx, cudaGetLastError());
     /* the sign of a vector integrand's pair (V, E) is never known: its
      * evaluate kernel leaves these bytes 0 for the whole run */
     if (c->vec.ncomp > 1)
