@@ -9,7 +9,7 @@ TESTS += tests/test_gpu_pack tests/test_gpu_cubature tests/test_gpu_vector
 tests_test_gpu_pack_SOURCES = tests/test_gpu_pack.c tests/tap.h
 tests_test_gpu_pack_LDADD = $(TEST_LIBS)
 tests_test_gpu_cubature_SOURCES = tests/test_gpu_cubature.c tests/tap.h tests/suite.h \
-	tests/far_field.h tests/split_check.h tests/unit_grid.h
+	tests/far_field.h tests/split_check.h tests/stats_check.h tests/unit_grid.h
 tests_test_gpu_cubature_LDADD = $(TEST_LIBS)
 tests_test_gpu_vector_SOURCES = tests/test_gpu_vector.c tests/gpu_pair.h tests/tap.h
 tests_test_gpu_vector_LDADD = $(TEST_LIBS)
