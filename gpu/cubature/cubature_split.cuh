@@ -1,8 +1,9 @@
 /*
  * cubature_split.cuh - FILTER_SPLIT's split on the GPU: which regions a
- * split keeps (kept_flag, the scan's input) and the kernel that writes
- * the kept ones as the parents of the next list. Included by
- * cuda_cubature.cu only (nvcc), after cubature_tiles.cuh.
+ * split keeps (kept_flag, the scan's input), the kernel that writes the
+ * kept ones as the parents of the next list, and for short lists one
+ * kernel that scans and splits. Included by cuda_cubature.cu only
+ * (nvcc), after cubature_tiles.cuh.
  */
 
 /* ---- FILTER_SPLIT's split -------------------------------------------- */
