@@ -190,6 +190,13 @@ typedef struct cubature_ops {
     int (*hold_split)(void *state, const double *thresholds,
                       const double *split_above, const double *hold_largest,
                       long long *new_counts, long long *held_checked);
+    /* Worst-first's choice of what it holds (NULL where hold_split is):
+     * copies the E of integral k's active regions with E > above (the
+     * kept ones, with above its threshold) into errors, in any order,
+     * and their number into *count; errors has room for that many (the
+     * count classify and threshold_stats give). */
+    int (*kept_errors)(void *state, int integral, double above, double *errors,
+                       long long *count);
     /* Checkpoints (src/cubature/cubature_checkpoint.c), between
      * iterations; NULL where the backend has none. export_regions copies
      * the regions [first, first + count) of the list to host arrays:

@@ -16,3 +16,11 @@ check_PROGRAMS += tests/test_worst_first
 tests_test_worst_first_SOURCES = tests/test_worst_first.c tests/genz.h tests/tap.h
 tests_test_worst_first_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_worst_first
+
+# Worst-first refinement's choice of the held regions against a sorted
+# reference (the selection is internal: its file is compiled in).
+check_PROGRAMS += tests/test_worst_select
+tests_test_worst_select_SOURCES = tests/test_worst_select.c src/cubature/worst_select.c
+tests_test_worst_select_CFLAGS = $(AM_CFLAGS) # its own objects: the file is in the library too
+tests_test_worst_select_LDADD = -lm
+TESTS += tests/test_worst_select

@@ -671,6 +671,7 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
     cu_region_point,
     cu_bytes_per_region,
     NULL, /* hold_split: breadth-first only (the GPU's width wants it) */
+    NULL, /* kept_errors: with hold_split */
     cu_export_regions,
     cu_import_regions,
 };

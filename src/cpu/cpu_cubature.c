@@ -469,6 +469,7 @@ const cubature_ops pagani_cpu_cubature_ops = {
     cpu_region_point,
     cpu_bytes_per_region,
     cpu_hold_split,
+    cpu_kept_errors,
     cpu_export_regions,
     cpu_import_regions,
 };

@@ -74,7 +74,7 @@ struct cpu_cubature {
     long long tiles;
     long long *tile_start;
     int *tile_owner;             /* its integral */
-    long long *tile_kept;        /* filter_split's scan scratch */
+    long long *tile_kept;        /* filter_split's and kept_errors' scan scratch */
     long long *tile_held;        /* hold_split's, of the held regions: */
     long long *tile_stash;       /* their places, and in the stash */
     long long *held_odd;         /* per integral: the held region that
@@ -227,6 +227,10 @@ int cpu_hold_split(void *state, const double *thresholds,
                    const double *split_above, const double *hold_largest,
                    long long *new_counts, long long *held_checked);
 void cpu_hold_free(cpu_cubature *c);
+
+/* cubature_ops.kept_errors (cpu_cubature_hold.c). */
+int cpu_kept_errors(void *state, int k, double above, double *errors,
+                    long long *count);
 
 /* cubature_ops.export_regions and import_regions
  * (cpu_cubature_state.c). */

@@ -11,6 +11,9 @@
  * an integral holds an even number of them, so that every stretch starts
  * at an even place and the children's pairs stay aligned for the
  * two-level error.
+ *
+ * Before it, kept_errors copies an integral's kept errors for the
+ * driver's choice of the held (src/cubature/worst_select.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -212,5 +215,36 @@ int cpu_hold_split(void *state, const double *thresholds,
         for (long long i = start - 1; i >= c->first_region[k] && c->held[i]; i--)
             held_checked[k] += (c->error_sign[i] & PAGANI_SIGN_CHECKED) != 0;
     }
+    return PAGANI_OK;
+}
+
+int cpu_kept_errors(void *state, int k, double above, double *errors,
+                    long long *count)
+{
+    cpu_state *s = state;
+    cpu_cubature *c = s->cubature;
+    long long first = c->first_tile[k], tiles = c->first_tile[k + 1] - first;
+    long long *start = c->tile_kept + first, total = 0;
+    const int team = cpu_team(s, (double)c->counts[k]);
+
+#pragma omp parallel for schedule(static) num_threads(team)
+    for (long long t = 0; t < tiles; t++) {
+        long long n = 0;
+        for (long long i = c->tile_start[first + t]; i < cpu_tile_end(c, first + t, k); i++)
+            n += c->active[i] && c->error[i] > above;
+        start[t] = n;
+    }
+    for (long long t = 0; t < tiles; t++) {
+        long long n = start[t];
+        start[t] = total;
+        total += n;
+    }
+#pragma omp parallel for schedule(static) num_threads(team)
+    for (long long t = 0; t < tiles; t++) {
+        long long j = start[t];
+        for (long long i = c->tile_start[first + t]; i < cpu_tile_end(c, first + t, k); i++)
+            if (c->active[i] && c->error[i] > above) errors[j++] = c->error[i];
+    }
+    *count = total;
     return PAGANI_OK;
 }

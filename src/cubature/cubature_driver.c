@@ -175,6 +175,7 @@ static void batch_free(batch_run *b)
     free(b->hold_largest);
     free(b->splitting);
     free(b->held_checked);
+    cubature_worst_free(b);
     cubature_vector_free(b);
     cubature_checkpoint_free(b);
 }

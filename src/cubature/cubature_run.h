@@ -88,6 +88,9 @@ typedef struct batch_run {
     long long *splitting;     /* per integral: the regions its next split
                                  splits (worst-first: at least) */
     long long *held_checked;  /* hold_split's, per integral */
+    double *kept_errors;      /* the copy of one integral's kept errors
+                                 that the choice of the held selects on */
+    long long kept_capacity;  /* its room, in errors */
     int nonfinite;            /* the first integral whose f was not finite,
                                  or -1 */
     /* Vector integrands (cubature_vector.c; ncomp 1: unused, NULL). */
@@ -148,7 +151,7 @@ static inline void end_integral(batch_run *b, int k, pagani_status status)
 /* Worst-first refinement (cubature_worst.c). */
 
 /* Whether the run refines worst-first: the strategy asked, where the
- * backend has hold_split and f is scalar; PAGANI_ERR_OPTION when
+ * backend has hold_split (and kept_errors) and f is scalar; PAGANI_ERR_OPTION when
  * PAGANI_STRATEGY_WORST_FIRST cannot run. */
 int cubature_worst_first(batch_run *b, const pagani_integrand *f, int *worst_first);
 
@@ -159,6 +162,9 @@ int cubature_choose_splits(batch_run *b);
 /* The split of worst-first refinement (hold_split), and the end of an
  * integral that it took past the evaluation limit. */
 int cubature_hold_split(batch_run *b);
+
+/* Frees the copy of the kept errors. */
+void cubature_worst_free(batch_run *b);
 
 /* Vector integrands (cubature_vector.c). */
 

@@ -20,7 +20,9 @@
  * the true one until it is split (cubature_steps.c).
  */
 #include <math.h>
+#include <stdlib.h>
 #include "cubature/cubature_run.h"
+#include "cubature/worst_select.h"
 
 /* The children's errors of a split region, in sum, over their parent's:
  * what an iteration expects of the regions it splits (halving a smooth
@@ -38,8 +40,6 @@
 /* At least one kept region in LEAST_SPLIT splits, so that a list of N
  * regions takes O(log N) iterations, each a few passes over the list. */
 #define LEAST_SPLIT 8
-/* Steps of the search for split_above, each a threshold_stats pass. */
-#define SEARCH_STEPS 24
 
 int cubature_worst_first(batch_run *b, const pagani_integrand *f, int *worst_first)
 {
@@ -62,22 +62,35 @@ int cubature_worst_first(batch_run *b, const pagani_integrand *f, int *worst_fir
     return PAGANI_OK;
 }
 
-/* The kept regions of integral k that a split at split_above t holds:
- * their count and error (those below its threshold are finished). */
-static int held_under(batch_run *b, int k, double t, threshold_stats *held)
+/* Room in b->kept_errors for `count` errors (grown by doubling: rarely). */
+static int reserve_kept(batch_run *b, long long count)
 {
-    int rc = b->ops->threshold_stats(b->ctx->backend_state, k, t, held);
-    held->count -= b->finished[k].count;
-    held->error -= b->finished[k].error;
-    return rc;
+    double *more;
+    if (count <= b->kept_capacity) return PAGANI_OK;
+    if (count < 2 * b->kept_capacity) count = 2 * b->kept_capacity;
+    more = realloc(b->kept_errors, (size_t)count * sizeof *more);
+    if (!more)
+        return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY,
+                           "worst-first refinement's copy of %lld errors", count);
+    b->kept_errors = more;
+    b->kept_capacity = count;
+    return PAGANI_OK;
+}
+
+void cubature_worst_free(batch_run *b)
+{
+    free(b->kept_errors);
+    b->kept_errors = NULL;
+    b->kept_capacity = 0;
 }
 
 /* Integral k's split_above: the largest error the regions it holds may
  * have, so that the errors held, the finished ones and EXPECTED_DROP of
  * those split meet AIM of the target (scaled by what the reported error
  * gains over the sum of E: cancellation), while at least one kept region
- * in LEAST_SPLIT splits. Searched on a log scale between the smallest and
- * the largest active error; none held when none can be. */
+ * in LEAST_SPLIT splits, the largest error splits, and the held take
+ * every kept error within 1e-30 of the largest; none held when none can
+ * be. One selection (worst_select.h) over a copy of the kept errors. */
 static int choose_worst(batch_run *b, int k)
 {
     const run *r = &b->runs[k];
@@ -90,30 +103,24 @@ static int choose_worst(batch_run *b, int k)
     const long long kept = s->active - thr->count;
     const long long least = (kept + LEAST_SPLIT - 1) / LEAST_SPLIT;
     double aim = AIM * target * (r->error > 0 && listed > r->error ? listed / r->error : 1.0);
-    double allowed = fmax((aim - finished - EXPECTED_DROP * kept_error) / (1.0 - EXPECTED_DROP),
-                          HOLD_SHARE * kept_error);
-    double lo = fmax(fmax(s->min_error, s->max_error * 1e-30), b->thresholds[k]);
-    double hi = s->max_error;
-    threshold_stats held;
+    worst_limits l;
+    long long copied, held;
     int rc;
 
-    if (!(allowed > 0) || kept <= least || !(lo > 0) || !(hi > lo)) return PAGANI_OK;
-    rc = held_under(b, k, lo, &held);
-    if (rc != PAGANI_OK || held.error > allowed || kept - held.count < least) return rc;
-    b->split_above[k] = lo;
-    b->splitting[k] = kept - held.count;
-    for (int step = 0; step < SEARCH_STEPS; step++) {
-        double t = sqrt(lo * hi);
-        rc = held_under(b, k, t, &held);
-        if (rc != PAGANI_OK) return rc;
-        if (held.error <= allowed && kept - held.count >= least) {
-            lo = t;
-            b->split_above[k] = t;
-            b->splitting[k] = kept - held.count;
-        } else {
-            hi = t;
-        }
-    }
+    l.allowed = fmax((aim - finished - EXPECTED_DROP * kept_error) / (1.0 - EXPECTED_DROP),
+                     HOLD_SHARE * kept_error);
+    l.most = kept - least;
+    l.floor = fmax(fmax(s->min_error, s->max_error * 1e-30), b->thresholds[k]);
+    l.below = s->max_error;
+    if (!(l.allowed > 0) || kept <= least || !(l.floor > 0) || !(l.below > l.floor))
+        return PAGANI_OK;
+    rc = reserve_kept(b, kept);
+    if (rc == PAGANI_OK)
+        rc = b->ops->kept_errors(b->ctx->backend_state, k, b->thresholds[k],
+                                 b->kept_errors, &copied);
+    if (rc != PAGANI_OK) return rc;
+    held = cubature_worst_select(b->kept_errors, copied, l, &b->split_above[k]);
+    b->splitting[k] = kept - held;
     return PAGANI_OK;
 }
 

@@ -6,6 +6,8 @@ libpagani_la_SOURCES += \
 	src/cubature/cubature_steps.c \
 	src/cubature/cubature_vector.c \
 	src/cubature/cubature_worst.c \
+	src/cubature/worst_select.h \
+	src/cubature/worst_select.c \
 	src/cubature/cubature_checkpoint.c \
 	src/cubature/threshold_search.h \
 	src/cubature/threshold_search.c

@@ -459,5 +459,6 @@ const cubature_ops pagani_mpi_cubature_ops = {
     mpi_cub_filter_split,    mpi_cub_region_point,
     mpi_cub_bytes_per_region,
     NULL, /* hold_split: the ranks' lists rebalance; breadth-first only */
+    NULL, /* kept_errors: with hold_split */
     mpi_cub_export_regions,  mpi_cub_import_regions,
 };
