@@ -13,13 +13,18 @@
  *   tolerance (status PAGANI_HEAVY_TAIL). Without the guard, those
  *   converged falsely in 4 of 20 runs at 1e-3 (true errors 1.2e-3 to
  *   2.4e-3, 1.4 to 2.5 reported errors).
+ * - a run stopped by max_iterations and resumed from its checkpoint
+ *   carries the guard's state: the bits, status and message (with the
+ *   growth measured) of the run never stopped.
  * - smooth integrands (the QMC suite, tent and Korobov) converge as
  *   before: the guard does not fire (tests/qmc_checks.h asserts that on
  *   every accuracy check; here on a bounded integrand with a steep peak).
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hard_families.h"
 #include "power_family.h"
 #include "qmc_suite.h"
@@ -144,6 +149,43 @@ static void check_power(pagani_context *ctx, double a)
     pagani_integrand_destroy(f);
 }
 
+/* x^-0.9 e^(-1.5 x), tent, epsrel 1e-3, 6 blocks: whole, and stopped by
+ * max_iterations 3 then resumed from the checkpoint in `dir`. */
+static void check_resume(pagani_context *ctx, const char *dir)
+{
+    const double p[2] = {0.9, 1.5}, lower = 0.0, upper = 1.0;
+    pagani_options opt = pagani_options_default(PAGANI_QMC);
+    pagani_result whole, cut, resumed;
+    pagani_integrand *f = NULL;
+    char path[300], said[1024] = "";
+    int rc;
+
+    snprintf(path, sizeof path, "%s/tail.state", dir);
+    opt.epsrel = 1e-3;
+    opt.max_iterations = 6;
+    rc = pagani_integrand_create(ctx, &f, 1, &power_family);
+    if (rc == PAGANI_OK) rc = pagani_integrand_set_params(f, p, sizeof p);
+    if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, &lower, &upper, &opt, &whole);
+    snprintf(said, sizeof said, "%s", pagani_context_message(ctx));
+    opt.state_path = path;
+    opt.max_iterations = 3;
+    if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, &lower, &upper, &opt, &cut);
+    opt.max_iterations = 6;
+    if (rc == PAGANI_OK) rc = pagani_integrate(ctx, f, &lower, &upper, &opt, &resumed);
+    tap_ok(rc == PAGANI_OK && cut.iterations == 3 && says_heavy_tail(ctx) &&
+               strcmp(said, pagani_context_message(ctx)) == 0 &&
+               resumed.value == whole.value &&
+               resumed.error == whole.error &&
+               resumed.status == whole.status &&
+               resumed.evaluations == whole.evaluations,
+           "x^-0.9 stopped at block 3 and resumed: the bits of the run never "
+           "stopped (%.17g +- %.3g, %s) and its message: %s",
+           resumed.value, resumed.error, pagani_status_name(resumed.status),
+           pagani_context_message(ctx));
+    unlink(path);
+    pagani_integrand_destroy(f);
+}
+
 /* A bounded f with a peak, the Genz product peak in 10-D with the tent,
  * over 20 seeds at 1e-4: every run converges within 4 errors and the
  * guard never fires (its largest value settles). */
@@ -179,18 +221,30 @@ static void check_bounded_peak(pagani_context *ctx)
 int main(void)
 {
     pagani_context *ctx = NULL;
+    const char *tmp = getenv("TMPDIR");
+    char dir[256];
+
+    snprintf(dir, sizeof dir, "%s/pagani-tail-XXXXXX", tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        tap_plan(1);
+        tap_ok(0, "a temp dir: %s", dir);
+        return 1;
+    }
 
     if (pagani_context_create(&ctx, PAGANI_BACKEND_CPU) != PAGANI_OK) {
         tap_plan(1);
         tap_ok(0, "CPU context: %s", pagani_context_message(ctx));
         pagani_context_destroy(ctx);
+        rmdir(dir);
         return 1;
     }
-    tap_plan(4);
+    tap_plan(5);
     check_family(ctx, 0, 3, 1);   /* corner */
     check_family(ctx, 1, 2, 0);   /* face: its spread never meets 1e-3 */
     check_power(ctx, 0.9);
+    check_resume(ctx, dir);
     check_bounded_peak(ctx);
     pagani_context_destroy(ctx);
+    rmdir(dir);
     return tap_exit_code();
 }
