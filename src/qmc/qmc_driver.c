@@ -204,9 +204,9 @@ static int overflowed(const qmc_run *run, int k, const pagani_result *res)
     return !isfinite(res->error);
 }
 
-/* Raises every component's error of integral k (its result res, over N
- * points per shift) to the tail error when its f J counts as unbounded
- * (qmc_tail.h); returns whether it did. */
+/* Raises every component's error of integral k (its result res, over
+ * the run's points per shift) to the tail error when its f J counts as
+ * unbounded (qmc_tail.h); returns whether it did. */
 static int raise_to_tail(qmc_run *run, int k, pagani_result *res)
 {
     const int C = run->ncomp;
