@@ -85,6 +85,7 @@ module pagani
         enumerator :: PAGANI_CHI2_TOO_LARGE
         enumerator :: PAGANI_NO_SIGNAL
         enumerator :: PAGANI_STOPPED
+        enumerator :: PAGANI_HEAVY_TAIL
     end enum
 
     ! pagani_auto_reason (pagani_result%auto_reason)

@@ -104,8 +104,15 @@ typedef enum pagani_status {
                                 nonzero samples; QMC: every value 0), so
                                 the error says nothing: a peak the points
                                 missed, or an integrand that is 0 */
-    PAGANI_STOPPED           /* the progress callback or
+    PAGANI_STOPPED,          /* the progress callback or
                                 pagani_context_request_stop asked to stop */
+    PAGANI_HEAVY_TAIL        /* QMC: the shifts' spread met the
+                                tolerance, but the largest |f J| kept
+                                growing with N (f J unbounded: an
+                                integrable singularity the transform
+                                leaves), so the error is raised to the
+                                tail's bound, which a limit ended the run
+                                above. README, "What converged means" */
 } pagani_status;
 
 /* Cubature flags (pagani_options.flags). */

@@ -42,6 +42,7 @@ const char *pagani_status_name(pagani_status status)
     case PAGANI_CHI2_TOO_LARGE: return "iterations inconsistent (chi2/dof too large)";
     case PAGANI_NO_SIGNAL: return "no signal: all samples zero or without variance";
     case PAGANI_STOPPED: return "stopped (progress callback or stop request)";
+    case PAGANI_HEAVY_TAIL: return "heavy tail: f J unbounded, the error is the tail's bound";
     default: return "unknown status";
     }
 }

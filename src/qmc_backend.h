@@ -82,10 +82,16 @@ typedef struct qmc_ops {
      * value (of any component) of integral ids[m] is not finite, faults[m] says where
      * (faults[m].k = 0 for the others), that integral's sums leave the
      * value out, and the call returns PAGANI_ERR_NONFINITE with no message
-     * (the driver words it, with the point). */
+     * (the driver words it, with the point). When peaks is not NULL,
+     *   peaks[m * shifts + r - first_shift] = the largest |f_c(x) * w| over
+     *   those points and every component (0 when all are 0; finite values
+     *   only),
+     * exact whatever the schedule: the driver's heavy-tail guard
+     * (qmc_tail.h) watches how it grows with N. */
     int (*sums)(void *qmc_state, const int *ids, int live, int first_shift,
                 int shifts, unsigned long long first, unsigned long long count,
-                unsigned long long leap, pagani_xsum *out, qmc_fault *faults);
+                unsigned long long leap, pagani_xsum *out, qmc_fault *faults,
+                double *peaks);
     /* The coordinates of the points of one shift in integral 0's box,
      * x[j * n + i] (host memory), for tests and reports. */
     int (*points)(void *qmc_state, int shift, unsigned long long first,

@@ -14,7 +14,7 @@
 PAGANI_INTEGRAND(power_family, { return pow(x[0], -p[0]) * exp(-p[1] * x[0]); })
 
 /* Its integral, sum_k (-b)^k / (k! (k + 1 - a)). */
-static double power_family_truth(double a, double b)
+static inline double power_family_truth(double a, double b)
 {
     double sum = 0.0, term = 1.0;
     for (int k = 0; k < 60; k++) {
@@ -25,7 +25,7 @@ static double power_family_truth(double a, double b)
 }
 
 /* The next b, in [0.5, 3.5), from the generator state *lcg (start: 33). */
-static double power_family_next_b(unsigned long long *lcg)
+static inline double power_family_next_b(unsigned long long *lcg)
 {
     *lcg = *lcg * 6364136223846793005ULL + 1442695040888963407ULL;
     return 0.5 + 3.0 * (double)(*lcg >> 11) / 9007199254740992.0;
@@ -39,7 +39,7 @@ typedef struct power_family_tally {
 } power_family_tally;
 
 /* Counts run r of the family with p = {a, b}. */
-static void power_family_count(power_family_tally *t, const pagani_result *r,
+static inline void power_family_count(power_family_tally *t, const pagani_result *r,
                                const double *p)
 {
     double dev;

@@ -3,7 +3,7 @@
 # (test_qmc_batch skips its CUDA checks without one); bench_qmc is a
 # program for the GPU machine, not a test.
 check_PROGRAMS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc \
-	tests/test_qmc_batch
+	tests/test_qmc_batch tests/test_qmc_tail
 tests_test_zinterhof_SOURCES = tests/test_zinterhof.c tests/tap.h
 tests_test_zinterhof_LDADD = $(TEST_LIBS)
 tests_test_qmc_SOURCES = tests/test_qmc.c tests/qmc_checks.h tests/qmc_suite.h tests/tap.h
@@ -12,8 +12,11 @@ tests_test_gpu_qmc_SOURCES = tests/test_gpu_qmc.c tests/gpu_pair.h tests/qmc_che
 tests_test_gpu_qmc_LDADD = $(TEST_LIBS)
 tests_test_qmc_batch_SOURCES = tests/test_qmc_batch.c tests/tap.h tests/batch_cases.h
 tests_test_qmc_batch_LDADD = $(TEST_LIBS)
+tests_test_qmc_tail_SOURCES = tests/test_qmc_tail.c tests/hard_families.h \
+	tests/genz.h tests/power_family.h tests/qmc_suite.h tests/tap.h
+tests_test_qmc_tail_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_zinterhof tests/test_qmc tests/test_gpu_qmc \
-	tests/test_qmc_batch
+	tests/test_qmc_batch tests/test_qmc_tail
 
 noinst_PROGRAMS += tests/bench_qmc
 tests_bench_qmc_SOURCES = tests/bench_qmc.c tests/qmc_suite.h tests/suite.h

@@ -53,7 +53,8 @@ static int qmc_short_run(pagani_context *ctx, pagani_integrand *f,
     return pagani_integrate(ctx, f, lower, upper, &opt, r) == PAGANI_OK;
 }
 
-/* Integrates def over [lo, hi]^n; checks the status and honesty. */
+/* Integrates def over [lo, hi]^n; checks the status and honesty, and that
+ * the heavy-tail guard (src/qmc/qmc_tail.h) did not fire on a smooth f. */
 static void qmc_accuracy(pagani_context *ctx, const char *name,
                          const pagani_integrand_def *def, int n, double lo,
                          double hi, double exact, double epsrel, double epsabs,
@@ -80,9 +81,10 @@ static void qmc_accuracy(pagani_context *ctx, const char *name,
     tap_ok(rc == PAGANI_OK && r.status == PAGANI_CONVERGED &&
            r.method == PAGANI_QMC &&
            r.error <= fmax(epsabs, epsrel * fabs(r.value)) &&
-           fabs(r.value - exact) <= QMC_HONEST * r.error,
-           "%s (n = %d): converged, true error within %g standard errors",
-           name, n, QMC_HONEST);
+           fabs(r.value - exact) <= QMC_HONEST * r.error &&
+           !strstr(pagani_context_message(ctx), "f J is unbounded"),
+           "%s (n = %d): converged, true error within %g standard errors, "
+           "no heavy tail", name, n, QMC_HONEST);
     pagani_integrand_destroy(f);
 }
 

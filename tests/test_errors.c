@@ -138,18 +138,18 @@ int main(void)
            strcmp(pagani_strerror(12345), "unknown error code") == 0,
            "pagani_strerror names each code");
     {
-        /* every status up to the last, PAGANI_STOPPED, has its own name */
+        /* every status up to the last, PAGANI_HEAVY_TAIL, has its own name */
         int distinct = 1;
-        for (int a = PAGANI_CONVERGED; a <= PAGANI_STOPPED; a++)
-            for (int b = PAGANI_CONVERGED; b <= PAGANI_STOPPED; b++)
+        for (int a = PAGANI_CONVERGED; a <= PAGANI_HEAVY_TAIL; a++)
+            for (int b = PAGANI_CONVERGED; b <= PAGANI_HEAVY_TAIL; b++)
                 if (strcmp(pagani_status_name((pagani_status)a), "unknown status") == 0 ||
                     (a != b && strcmp(pagani_status_name((pagani_status)a),
                                       pagani_status_name((pagani_status)b)) == 0))
                     distinct = 0;
-        tap_ok(distinct && strcmp(pagani_status_name((pagani_status)(PAGANI_STOPPED + 1)),
+        tap_ok(distinct && strcmp(pagani_status_name((pagani_status)(PAGANI_HEAVY_TAIL + 1)),
                                   "unknown status") == 0,
-               "pagani_status_name names each status: '%s' for PAGANI_STOPPED",
-               pagani_status_name(PAGANI_STOPPED));
+               "pagani_status_name names each status: '%s' for PAGANI_HEAVY_TAIL",
+               pagani_status_name(PAGANI_HEAVY_TAIL));
     }
 
     pagani_integrand_destroy(f);

@@ -6,8 +6,9 @@
  * it is plain C against the CUDA runtime API.
  *
  * Per call of sums: one copy of the running integrals' ids to the device,
- * one launch for all of them, one copy of their shifts' exact sums and
- * fault indices back to the host (live * R * (544 ncomp + 8) bytes, ncomp
+ * one launch for all of them, one copy of their shifts' exact sums,
+ * fault indices and largest |f w| back to the host (live * R * (544 ncomp +
+ * 16) bytes, ncomp
  * components of a vector integrand, else 1). Device buffers
  * (the boxes, the parameter blocks, the sums of every integral) belong to
  * the state of one run (setup .. release); nothing is allocated per call.
@@ -42,8 +43,9 @@ typedef struct cuda_qmc {
     int ncomp;                   /* sums per point: f's components */
     int group_max;               /* most integrals a block sums */
     unsigned long long *acc;     /* live * ncomp * shifts * BINS, then live *
-                                    shifts fault words (room for every
-                                    integral) */
+                                    shifts fault words, then live * shifts
+                                    peak words (the bits of a double >= 0;
+                                    room for every integral) */
     unsigned long long *host;    /* the same, on the host */
     void *params;                /* the parameter blocks */
     double *box;                 /* integral k: lower[n], then width[n] */
@@ -150,7 +152,7 @@ static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
     pagani_integrand *f = job->integrand;
     size_t K = (size_t)job->integrals;
     size_t words = K * (size_t)job->shifts *
-                   ((size_t)job->ncomp * PAGANI_XSUM_BINS + 1);
+                   ((size_t)job->ncomp * PAGANI_XSUM_BINS + 2);
     size_t bytes = params_bytes(job);
     cuda_qmc *q;
     int rc;
@@ -297,7 +299,7 @@ static void fault_value(cuda_qmc *q, qmc_fault *fault)
 static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
                    int shifts, unsigned long long first,
                    unsigned long long count, unsigned long long leap,
-                   pagani_xsum *out, qmc_fault *faults)
+                   pagani_xsum *out, qmc_fault *faults, double *peaks)
 {
     cuda_qmc *q = qmc_state;
     cuda_state *st = q->st;
@@ -305,11 +307,12 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
     size_t slots = (size_t)live * (size_t)shifts;
     size_t sums = slots * (size_t)q->ncomp, bins = sums * PAGANI_XSUM_BINS;
     unsigned long long *dev_faults = q->acc + bins, *hf = q->host + bins;
+    unsigned long long *dev_peaks = dev_faults + slots, *hp = hf + slots;
     unsigned long long blocks;
     unsigned groups;
     int any = 0;
     pagani_qmc_args a;
-    void *args[6];
+    void *args[7];
 
     memset(faults, 0, (size_t)live * sizeof *faults);
     if (live < 1) return PAGANI_OK;
@@ -328,11 +331,13 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
     args[3] = &q->ids;
     args[4] = &q->acc;
     args[5] = &dev_faults;
+    args[6] = &dev_peaks;
     CUDA_TRY(ctx, cudaSetDevice(st->device));
     CUDA_TRY(ctx, cudaMemcpyAsync(q->ids, ids, (size_t)live * sizeof *ids,
                                   cudaMemcpyHostToDevice, st->stream));
     CUDA_TRY(ctx, cudaMemsetAsync(q->acc, 0, bins * 8, st->stream));
     CUDA_TRY(ctx, cudaMemsetAsync(dev_faults, 0xff, slots * 8, st->stream));
+    CUDA_TRY(ctx, cudaMemsetAsync(dev_peaks, 0, slots * 8, st->stream));
     if (count > 0) {
         dim3 grid = {(unsigned)blocks, (unsigned)shifts,
                      groups < 65535 ? groups : 65535};
@@ -340,7 +345,7 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
         CUDA_TRY(ctx, cudaLaunchKernel((const void *)q->kernels->sums, grid, block,
                                        args, 0, st->stream));
     }
-    CUDA_TRY(ctx, cudaMemcpyAsync(q->host, q->acc, (bins + slots) * 8,
+    CUDA_TRY(ctx, cudaMemcpyAsync(q->host, q->acc, (bins + 2 * slots) * 8,
                                   cudaMemcpyDeviceToHost, st->stream));
     CUDA_TRY(ctx, cudaStreamSynchronize(st->stream));
 
@@ -358,6 +363,7 @@ static int cq_sums(void *qmc_state, const int *ids, int live, int first_shift,
             fault->integral = ids[j / (size_t)shifts];
         }
     }
+    for (size_t j = 0; peaks && j < slots; j++) memcpy(&peaks[j], &hp[j], 8);
     for (int m = 0; m < live; m++)
         if (faults[m].k) {
             fault_value(q, &faults[m]);

@@ -111,12 +111,15 @@ __device__ __forceinline__ void pagani_qmc_tile_x(const double *unit, int q,
  * integer atomics: integer additions, so the result is the same bits for
  * any launch shape and any other integrals (no floating-point atomics). A
  * value that is not finite is left out and its k goes to fault[m][shift]
- * (atomicMin: the smallest is kept).
+ * (atomicMin: the smallest is kept). Each thread keeps the largest |f w|
+ * it added; the lanes of one integral take their maximum by shuffles and
+ * raise peak[m][shift] by atomicMax on the bits (a double >= 0 orders as
+ * its bits): exact in any order.
  */
 extern "C" __global__ void __launch_bounds__(PAGANI_QMC_THREADS)
 pagani_qmc_sums(const pagani_qmc_args a, const void *params,
                 const double *box, const int *ids, unsigned long long *acc,
-                unsigned long long *fault)
+                unsigned long long *fault, unsigned long long *peak)
 {
     __shared__ double unit[PAGANI_N * PAGANI_QMC_TILE]; /* [axis][point] */
     __shared__ double jac[PAGANI_QMC_TILE];
@@ -137,6 +140,7 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
         const double *width = lower + PAGANI_N;
         pagani_u128 state[PAGANI_N];
         pagani_xsum s;
+        double top = 0.0;
 
         pagani_xsum_zero(&s);
         pagani_qmc_start(a, shift, k_first, state);
@@ -157,9 +161,14 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
                     continue;
                 }
                 pagani_xsum_add(&s, v);
+                top = fmax(top, fabs(v));
             }
             __syncthreads();   /* the tile is remade */
         }
+        for (int off = 16; off >= group; off >>= 1)
+            top = fmax(top, __shfl_down_sync(0xffffffffu, top, off));
+        if ((int)(threadIdx.x & 31) < group && id >= 0 && top > 0.0)
+            atomicMax(&peak[slot], (unsigned long long)__double_as_longlong(top));
 
         /* digits in [0, 2^32) (top bin signed): a warp sums < 2^37 per bin */
         pagani_xsum_normalize(&s);
@@ -301,11 +310,13 @@ __device__ __forceinline__ void pagani_qmc_warp_merge(pagani_xsum *s,
  * result is the same bits for any launch shape. A point where some
  * component is not finite is left out of every component's sums and its
  * k goes to fault[m * shifts + shift] (atomicMin: the smallest is kept).
+ * The largest |f_c w| of a warp's points goes to peak[m * shifts + shift]
+ * as in the scalar kernel.
  */
 extern "C" __global__ void __launch_bounds__(PAGANI_QMC_THREADS)
 pagani_qmc_sums(const pagani_qmc_args a, const void *params,
                 const double *box, const int *ids, unsigned long long *acc,
-                unsigned long long *fault)
+                unsigned long long *fault, unsigned long long *peak)
 {
     /* each warp's stage: [point][component], PAGANI_QMC_STRIDE apart */
     __shared__ double stage[PAGANI_QMC_THREADS * PAGANI_QMC_STRIDE];
@@ -324,6 +335,7 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
         const double *width = lower + PAGANI_N;
         pagani_u128 state[PAGANI_N];
         pagani_xsum s[PAGANI_QMC_CHUNKS];
+        double top = 0.0;
 
 #pragma unroll
         for (int k = 0; k < PAGANI_QMC_CHUNKS; k++) pagani_xsum_zero(&s[k]);
@@ -342,9 +354,16 @@ pagani_qmc_sums(const pagani_qmc_args a, const void *params,
             if (lane < points) {
                 ok = pagani_qmc_vector_point(a, state, p, lower, width, f);
                 if (!ok) atomicMin(&fault[slot], a.first + j * a.leap);
+#pragma unroll
+                for (int c = 0; ok && c < PAGANI_NCOMP; c++)
+                    top = fmax(top, fabs(f[c]));
             }
             pagani_qmc_warp_add(warp_stage, lane, points, ok, f, s);
         }
+        for (int off = 16; off >= 1; off >>= 1)
+            top = fmax(top, __shfl_down_sync(0xffffffffu, top, off));
+        if (lane == 0 && top > 0.0)
+            atomicMax(&peak[slot], (unsigned long long)__double_as_longlong(top));
         pagani_qmc_warp_merge(s, lane,
                               acc + ((size_t)m * PAGANI_NCOMP * gridDim.y +
                                      blockIdx.y) * PAGANI_XSUM_BINS,

@@ -127,7 +127,9 @@ static const char *const help_text[] = {
 "      --transform T      QMC's periodizing transform: none, tent,\n"
 "                         korobov or korobov3 (default tent, best for\n"
 "                         smooth EXPR; korobov, or korobov3 of degree 3,\n"
-"                         for singularities at the box's faces);\n"
+"                         for singularities at the box's faces; where\n"
+"                         f J stays unbounded the error is raised to\n"
+"                         the tail's bound, status 'heavy tail');\n"
 "                         with --method qmc only\n"
 "      --seed N           Monte Carlo seed (default 1)\n"
 "\n",

@@ -182,17 +182,22 @@ static void map_point(const cpu_qmc *q, const unit_tile *t, int id, int p,
 }
 
 /* Adds f_c * w at point p of the tile (fx: its ncomp values) to acc[c],
- * c < ncomp; records in *fault the first point where a value is not
- * finite (its point is left out of every component's sum). */
+ * c < ncomp, and raises *peak to the largest |f_c * w|; records in *fault
+ * the first point where a value is not finite (its point is left out of
+ * every component's sum). */
 static void add_point(const cpu_qmc *q, const unit_tile *t, int p,
                       const double *fx, int id, int shift,
-                      unsigned long long leap, pagani_xsum *acc,
+                      unsigned long long leap, pagani_xsum *acc, double *peak,
                       qmc_fault *fault)
 {
     const int ncomp = q->job.ncomp;
     const int bad = first_nonfinite(fx, ncomp, t->w[p]);
     if (bad < 0) {
-        for (int c = 0; c < ncomp; c++) pagani_xsum_add(&acc[c], fx[c] * t->w[p]);
+        for (int c = 0; c < ncomp; c++) {
+            double v = fx[c] * t->w[p];
+            pagani_xsum_add(&acc[c], v);
+            *peak = fmax(*peak, fabs(v));
+        }
         return;
     }
     if (earlier(t->k + (unsigned long long)p * leap, shift, fault)) {
@@ -204,7 +209,7 @@ static void add_point(const cpu_qmc *q, const unit_tile *t, int p,
     }
 }
 
-/* Adds the tile's points in integral `id`'s box to acc (add_point), f
+/* Adds the tile's points in integral `id`'s box to acc and peak (add_point), f
  * evaluated one point at a time, or for a block integrand in blocks.
  * Returns 0 when the pass was halted before every value was made (a
  * block function's abort, or a stop request, which is read before every
@@ -212,7 +217,7 @@ static void add_point(const cpu_qmc *q, const unit_tile *t, int p,
  * flight whatever f costs; the pass is then discarded), else 1. */
 static int sum_tile(const cpu_qmc *q, unit_tile *t, cpu_block_gate *gate,
                     int id, int shift, unsigned long long leap,
-                    pagani_xsum *acc, qmc_fault *fault)
+                    pagani_xsum *acc, double *peak, qmc_fault *fault)
 {
     const qmc_job *job = &q->job;
     const pagani_integrand *f = job->integrand;
@@ -226,14 +231,14 @@ static int sum_tile(const cpu_qmc *q, unit_tile *t, cpu_block_gate *gate,
         if (!cpu_block_eval(gate, f, t->x, t->points, params, t->fx)) return 0;
         for (int p = 0; p < t->points; p++)
             add_point(q, t, p, t->fx + (size_t)p * ncomp, id, shift, leap,
-                      acc, fault);
+                      acc, peak, fault);
         return 1;
     }
     for (int p = 0; p < t->points; p++) {
         if (f->ctx->stop_requested) return 0;
         map_point(q, t, id, p, x);
         pagani_integrand_eval(f, x, params, fx);
-        add_point(q, t, p, fx, id, shift, leap, acc, fault);
+        add_point(q, t, p, fx, id, shift, leap, acc, peak, fault);
     }
     return 1;
 }
@@ -242,7 +247,7 @@ static int sum_tile(const cpu_qmc *q, unit_tile *t, cpu_block_gate *gate,
 static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
                         int first_shift, int shifts, unsigned long long first,
                         unsigned long long count, unsigned long long leap,
-                        pagani_xsum *out, qmc_fault *faults)
+                        pagani_xsum *out, qmc_fault *faults, double *peaks)
 {
     const cpu_qmc *q = qmc_state;
     const qmc_job *job = &q->job;
@@ -258,13 +263,15 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
     memset(faults, 0, (size_t)live * sizeof *faults);
     for (size_t j = 0; j < (size_t)live * C * shifts; j++)
         pagani_xsum_zero(&out[j]);
+    for (size_t j = 0; peaks && j < (size_t)live * shifts; j++) peaks[j] = 0.0;
     if (live < 1) return PAGANI_OK;
 
 #pragma omp parallel num_threads(cpu_team(q->backend, work))
     {
-        /* one chunk's sums (one per integral and component) and this
-         * thread's faults */
+        /* one chunk's sums (one per integral and component) and largest
+         * |f w| (one per integral), and this thread's faults */
         pagani_xsum *acc = malloc((size_t)live * C * sizeof *acc);
+        double *top = malloc((size_t)live * sizeof *top);
         qmc_fault *mine = calloc((size_t)live, sizeof *mine);
         unit_tile *tile = tile_new(q);
         pagani_u128 state[PAGANI_MAX_DIM], step[PAGANI_MAX_DIM];
@@ -275,8 +282,10 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
             unsigned long long j0 = (unsigned long long)(item % chunks) * chunk;
             unsigned long long j1 = j0 + chunk < count ? j0 + chunk : count;
             int summed = 1;
-            if (!acc || !mine || !tile || cpu_block_halted(ctx, &gate)) continue;
+            if (!acc || !top || !mine || !tile || cpu_block_halted(ctx, &gate))
+                continue;
             for (int m = 0; m < live * C; m++) pagani_xsum_zero(&acc[m]);
+            for (int m = 0; m < live; m++) top[m] = 0.0;
             start_states(job, (unsigned)shift, first + j0 * leap, leap, state,
                          step);
             for (unsigned long long j = j0;
@@ -289,16 +298,21 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
                                            tile->u + (size_t)p * job->n);
                 for (int m = 0; summed && m < live; m++)
                     summed = sum_tile(q, tile, &gate, ids[m], shift, leap,
-                                      &acc[(size_t)m * C], &mine[m]);
+                                      &acc[(size_t)m * C], &top[m], &mine[m]);
             }
             if (!summed) continue; /* halted: the pass's sums are dropped */
 #pragma omp critical(pagani_cpu_qmc_merge)
-            for (int m = 0; m < live * C; m++)
-                pagani_xsum_merge(&out[(size_t)m * shifts + r], &acc[m]);
+            {
+                for (int m = 0; m < live * C; m++)
+                    pagani_xsum_merge(&out[(size_t)m * shifts + r], &acc[m]);
+                for (int m = 0; peaks && m < live; m++)
+                    peaks[(size_t)m * shifts + r] =
+                        fmax(peaks[(size_t)m * shifts + r], top[m]);
+            }
         }
 #pragma omp critical(pagani_cpu_qmc_merge)
         {
-            if (!acc || !mine || !tile) no_memory = 1;
+            if (!acc || !top || !mine || !tile) no_memory = 1;
             else
                 for (int m = 0; m < live; m++)
                     if (mine[m].k &&
@@ -306,6 +320,7 @@ static int cpu_qmc_sums(void *qmc_state, const int *ids, int live,
                         faults[m] = mine[m];
         }
         free(acc);
+        free(top);
         free(mine);
         tile_free(tile);
     }

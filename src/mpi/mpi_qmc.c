@@ -110,7 +110,7 @@ static int add_over_ranks(mpi_layer *L, pagani_xsum *sums, size_t count)
 static int mpi_qmc_sums(void *state, const int *ids, int live,
                         int first_shift, int shifts, unsigned long long first,
                         unsigned long long count, unsigned long long leap,
-                        pagani_xsum *out, qmc_fault *faults)
+                        pagani_xsum *out, qmc_fault *faults, double *peaks)
 {
     mpi_qmc *s = state;
     mpi_layer *L = s->layer;
@@ -123,18 +123,23 @@ static int mpi_qmc_sums(void *state, const int *ids, int live,
 
     if (s->local)
         return L->inner_qmc->sums(s->inner, ids, live, first_shift, shifts,
-                                  first, count, leap, out, faults);
+                                  first, count, leap, out, faults, peaks);
     for (size_t j = 0; j < sums; j++) pagani_xsum_zero(&out[j]);
+    for (size_t j = 0; peaks && j < (size_t)live * shifts; j++) peaks[j] = 0.0;
     for (int m = 0; m < live; m++) faults[m].k = 0;
     if (hi > lo)
         rc = L->inner_qmc->sums(s->inner, ids, live, first_shift, shifts,
-                                first + lo * leap, hi - lo, leap, out, faults);
+                                first + lo * leap, hi - lo, leap, out, faults,
+                                peaks);
     /* NaN in f is a result (in faults), not a failure */
     rc = mpi_agree(s->ctx, L, rc == PAGANI_ERR_NONFINITE ? PAGANI_OK : rc,
                    MPI_STEP_QMC_SUMS);
     if (rc != PAGANI_OK) return rc;
     start = MPI_Wtime();
     mpi_rc = add_over_ranks(L, out, sums);
+    if (mpi_rc == MPI_SUCCESS && peaks) /* a maximum: exact in any order */
+        mpi_rc = MPI_Allreduce(MPI_IN_PLACE, peaks, live * shifts, MPI_DOUBLE,
+                               MPI_MAX, L->comm);
     if (mpi_rc == MPI_SUCCESS)
         mpi_rc = MPI_Allgather(faults, live * (int)sizeof *faults, MPI_BYTE,
                                s->gathered, live * (int)sizeof *faults,

@@ -7,4 +7,6 @@ libpagani_la_SOURCES += \
 	src/qmc/qmc_parts.c \
 	src/qmc/qmc_run.h \
 	src/qmc/qmc_checkpoint.c \
+	src/qmc/qmc_tail.h \
+	src/qmc/qmc_tail.c \
 	src/qmc/qmc_driver.c

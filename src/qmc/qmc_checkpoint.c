@@ -3,7 +3,9 @@
  * blocks summed, points per shift N, integrals running (live) and their
  * ids; every integral's result; the exact sums K x C x R (pagani_xsum
  * words, as the parts' records hold them); with C > 1 the components'
- * values and errors; the first fault and whether an overflow was noted.
+ * values and errors; the first fault and whether an overflow was noted;
+ * the heavy-tail guard's state (qmc_tail.h: K x R peaks, K x
+ * QMC_TAIL_BLOCKS levels, K growths and K held flags).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +23,30 @@ static size_t components_of(const qmc_run *run)
     return run->values ? (size_t)run->job.integrals * (size_t)run->ncomp : 0;
 }
 
+/* The guard's arrays, in the payload's order: their addresses and bytes. */
+static int tail_arrays(const qmc_run *run, void **at, size_t *bytes)
+{
+    const qmc_tail *t = &run->tail;
+    const size_t K = (size_t)run->job.integrals;
+    at[0] = t->peak;
+    bytes[0] = K * (size_t)run->job.shifts * sizeof *t->peak;
+    at[1] = t->level;
+    bytes[1] = K * QMC_TAIL_BLOCKS * sizeof *t->level;
+    at[2] = t->growth;
+    bytes[2] = K * sizeof *t->growth;
+    at[3] = t->held;
+    bytes[3] = K * sizeof *t->held;
+    return 4;
+}
+
 int qmc_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
                          const qmc_run *run, const pagani_result *results)
 {
     const long long head[3] = {run->blocks, (long long)run->points, run->live};
     pagani_state_out out = {0};
-    int rc;
+    void *tail[4];
+    size_t bytes[4];
+    int rc, arrays = tail_arrays(run, tail, bytes);
 
     if (!cp->path) return PAGANI_OK;
     pagani_state_put(&out, head, sizeof head);
@@ -37,6 +57,7 @@ int qmc_checkpoint_write(pagani_context *ctx, pagani_checkpoint *cp,
     pagani_state_put(&out, run->errors, components_of(run) * sizeof(double));
     pagani_state_put(&out, &run->nonfinite, sizeof run->nonfinite);
     pagani_state_put(&out, &run->overflow_noted, sizeof run->overflow_noted);
+    for (int j = 0; j < arrays; j++) pagani_state_put(&out, tail[j], bytes[j]);
     rc = pagani_checkpoint_write(ctx, cp, &out);
     pagani_state_out_free(&out);
     return rc;
@@ -73,7 +94,10 @@ int qmc_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
     const int K = run->job.integrals;
     pagani_state_in in;
     long long head[3] = {0, 0, 0};
+    void *tail[4];
+    size_t bytes[4];
     int rc = pagani_checkpoint_resume(ctx, cp, &in), ok;
+    int arrays = tail_arrays(run, tail, bytes);
 
     if (rc != PAGANI_OK || !in.data) return rc;
     ok = pagani_state_take(&in, head, sizeof head) && head[2] >= 0 &&
@@ -85,8 +109,10 @@ int qmc_checkpoint_resume(pagani_context *ctx, const pagani_checkpoint *cp,
          pagani_state_take(&in, run->values, components_of(run) * sizeof(double)) &&
          pagani_state_take(&in, run->errors, components_of(run) * sizeof(double)) &&
          pagani_state_take(&in, &run->nonfinite, sizeof run->nonfinite) &&
-         pagani_state_take(&in, &run->overflow_noted, sizeof run->overflow_noted) &&
-         pagani_state_done(&in);
+         pagani_state_take(&in, &run->overflow_noted, sizeof run->overflow_noted);
+    for (int j = 0; j < arrays; j++)
+        ok = ok && pagani_state_take(&in, tail[j], bytes[j]);
+    ok = ok && pagani_state_done(&in);
     free((void *)in.data);
     if (!ok)
         rc = pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is no state "

@@ -44,6 +44,16 @@
  * shifts); the integral converges when the options' norm is met
  * (rules/component_norm.h), and a NaN in any component is the integral's.
  *
+ * Heavy tails (qmc_tail.h): the backends also return each shift's
+ * largest |f J| of the block; where it keeps growing with N (f J
+ * unbounded, its variance infinite or nearly so) every component's error
+ * is at least the tail error that the largest value supports, so the
+ * integral converges only when that meets the tolerance too. A limit
+ * that ends an integral which only the tail error kept from converging
+ * at its last block gives it status PAGANI_HEAVY_TAIL, and the growth is
+ * said in the context's message (with PAGANI_OK) whenever the guard
+ * found f J unbounded at the end.
+ *
  * Sums are exact (exact_sum.h): a run gives the same bits on any thread
  * count, and the same as the sum of any split of its indices (qmc.h).
  *
@@ -92,7 +102,9 @@ static int open_run(pagani_context *ctx, qmc_run *run, pagani_result *results)
     run->part = malloc(sums * sizeof *run->part);
     run->faults = malloc((size_t)K * sizeof *run->faults);
     run->ids = malloc((size_t)K * sizeof *run->ids);
-    if (!run->total || !run->part || !run->faults || !run->ids)
+    run->peaks = malloc((size_t)K * run->job.shifts * sizeof *run->peaks);
+    if (!run->total || !run->part || !run->faults || !run->ids ||
+        !run->peaks || !qmc_tail_open(&run->tail, K, run->job.shifts))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC sums: %d integrals "
                            "x %d components x %d shifts need %zu bytes", K,
                            run->ncomp, run->job.shifts,
@@ -114,6 +126,8 @@ static void close_run(qmc_run *run)
     free(run->part);
     free(run->faults);
     free(run->ids);
+    free(run->peaks);
+    qmc_tail_free(&run->tail);
 }
 
 /* Component c's estimate of integral k into the batch's components
@@ -131,9 +145,19 @@ static void put_estimate(qmc_run *run, int k, int c, pagani_result *res,
     }
 }
 
+/* The volume of integral k's box. */
+static double volume_of(const qmc_job *job, int k)
+{
+    const double *lower = qmc_job_lower(job, k), *upper = qmc_job_upper(job, k);
+    double volume = 1.0;
+    for (int i = 0; i < job->n; i++) volume *= upper[i] - lower[i];
+    return volume;
+}
+
 /* Adds the block's sums of the m-th running integral to its totals and
  * puts its estimate over N points per shift in its result (the error
- * +infinity when either overflowed). Returns 0 when f was not finite
+ * +infinity when either overflowed), and the block's largest values to
+ * the heavy-tail guard. Returns 0 when f was not finite
  * there: the integral then has its final result (NaN, +infinity,
  * PAGANI_NO_PROGRESS) and the first such integral is kept for the
  * report. */
@@ -155,6 +179,7 @@ static int add_block(qmc_run *run, int m, int it, unsigned long long N,
         res->status = PAGANI_NO_PROGRESS;
         return 0;
     }
+    qmc_tail_add(&run->tail, k, it, &run->peaks[(size_t)m * R]);
     for (int c = 0; c < C; c++) {
         pagani_xsum *total = &run->total[((size_t)k * C + c) * R];
         pagani_qmc_estimate est;
@@ -179,14 +204,36 @@ static int overflowed(const qmc_run *run, int k, const pagani_result *res)
     return !isfinite(res->error);
 }
 
+/* Raises every component's error of integral k (its result res, over
+ * the run's points per shift) to the tail error when its f J counts as
+ * unbounded (qmc_tail.h); returns whether it did. */
+static int raise_to_tail(qmc_run *run, int k, pagani_result *res)
+{
+    const int C = run->ncomp;
+    double tail = qmc_tail_error(&run->tail, k, volume_of(&run->job, k),
+                                 run->points);
+
+    if (tail <= 0.0) return 0;
+    for (int c = 0; c < C; c++) {
+        double value = C > 1 ? run->values[(size_t)k * C + c] : res->value;
+        double error = C > 1 ? run->errors[(size_t)k * C + c] : res->error;
+        put_estimate(run, k, c, res, value, fmax(error, tail));
+    }
+    return 1;
+}
+
 /* How integral k, summed in block `it`, ends by the single call's rules
  * when no limit or stop ends it: PAGANI_NO_PROGRESS when its estimate
  * overflowed (noted in the context's message, the first time),
- * PAGANI_CONVERGED; PAGANI_MAX_ITERATIONS when it goes on. */
+ * PAGANI_CONVERGED when its error meets the tolerance, raised to the
+ * tail error first (raise_to_tail; when the spread met it and the tail
+ * error not, the integral is held: tail.held[k]); PAGANI_MAX_ITERATIONS
+ * when it goes on. */
 static pagani_status decide(pagani_context *ctx, qmc_run *run, int k, int it,
-                            const pagani_result *res,
-                            const pagani_options *opt)
+                            pagani_result *res, const pagani_options *opt)
 {
+    int spread_met;
+
     if (overflowed(run, k, res)) {
         char who[32] = "";
         if (run->job.integrals > 1)
@@ -199,7 +246,12 @@ static pagani_status decide(pagani_context *ctx, qmc_run *run, int k, int it,
         run->overflow_noted = 1;
         return PAGANI_NO_PROGRESS;
     }
+    spread_met = met(run, k, res, opt, 1);
+    run->tail.held[k] = 0;
+    if (!raise_to_tail(run, k, res))
+        return spread_met ? PAGANI_CONVERGED : PAGANI_MAX_ITERATIONS;
     if (met(run, k, res, opt, 1)) return PAGANI_CONVERGED;
+    run->tail.held[k] = spread_met;
     return PAGANI_MAX_ITERATIONS;
 }
 
@@ -233,7 +285,7 @@ static int run_block(pagani_context *ctx, qmc_run *run, int it,
     const unsigned long long N = run->points;
     int first = -1, running = 0, keep = 0;
     int rc = run->ops->sums(run->state, run->ids, run->live, 0, R, N + 1,
-                            block, 1, run->part, run->faults);
+                            block, 1, run->part, run->faults, run->peaks);
 
     *stop = 0;
     if (rc != PAGANI_OK && rc != PAGANI_ERR_NONFINITE) return rc;
@@ -309,6 +361,38 @@ static int run_blocks(pagani_context *ctx, qmc_run *run, pagani_checkpoint *cp,
     return PAGANI_OK;
 }
 
+/* The end of the heavy-tail guard: an integral that a limit ended while
+ * only its tail error kept it from converging says PAGANI_HEAVY_TAIL; the
+ * first integral whose f J counts as unbounded at its end has the growth
+ * said in the context's message (PAGANI_OK), unless an overflow's is
+ * there. */
+static void report_tail(pagani_context *ctx, const qmc_run *run,
+                        pagani_result *results)
+{
+    int said = run->overflow_noted;
+
+    for (int k = 0; k < run->job.integrals; k++) {
+        pagani_result *res = &results[k];
+        char who[32] = "";
+        if (res->status == PAGANI_NO_PROGRESS || !qmc_tail_unbounded(&run->tail, k))
+            continue;
+        if (run->tail.held[k] && (res->status == PAGANI_MAX_ITERATIONS ||
+                                  res->status == PAGANI_MAX_EVALUATIONS))
+            res->status = PAGANI_HEAVY_TAIL;
+        if (said++) continue;
+        if (run->job.integrals > 1) snprintf(who, sizeof who, "integral %d: ", k);
+        pagani_fail(ctx, PAGANI_OK, "%sthe largest |f J| of a shift grew as "
+                    "N^%.2f over the last doublings of N: f J is unbounded "
+                    "(an integrable singularity) or peaks more narrowly "
+                    "than the points resolve, and the spread over the "
+                    "shifts is no error for it; the error is at least %g "
+                    "times the largest value's share of the estimate; for "
+                    "a singular face or corner take qmc_transform 2 or 3 "
+                    "(README, \"Domains and singularities\")", who,
+                    run->tail.growth[k], QMC_TAIL_SCALE);
+    }
+}
+
 int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
                          const pagani_batch *batch,
                          const pagani_options *opt, pagani_result *results)
@@ -355,6 +439,7 @@ int pagani_qmc_integrate(pagani_context *ctx, pagani_integrand *f,
             pagani_qmc_all_zero(&run.total[(size_t)k * run.ncomp * run.job.shifts],
                                 run.ncomp * run.job.shifts))
             results[k].status = PAGANI_NO_SIGNAL;
+    report_tail(ctx, &run, results);
     if (run.nonfinite.k) rc = pagani_qmc_fault(ctx, &run.job, &run.nonfinite);
 out:
     close_run(&run);

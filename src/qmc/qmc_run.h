@@ -6,6 +6,7 @@
 #define PAGANI_QMC_RUN_H
 
 #include "qmc/qmc.h"
+#include "qmc/qmc_tail.h"
 #include "state/checkpoint.h"
 
 typedef struct qmc_run {
@@ -19,6 +20,9 @@ typedef struct qmc_run {
                                     integral ids[m] */
     double *values, *errors;     /* the batch's components (C > 1), or NULL */
     qmc_fault *faults;           /* faults[m]: one block, ids[m] */
+    double *peaks;               /* peaks[m * R + r]: one block's largest
+                                    |f J|, ids[m] */
+    qmc_tail tail;               /* the heavy-tail guard's state */
     int *ids;                    /* the integrals still running, ascending */
     int live;                    /* how many */
     qmc_fault nonfinite;         /* the first integral f failed in (k = 0:

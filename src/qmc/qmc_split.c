@@ -189,7 +189,7 @@ int pagani_qmc_sum_piece(pagani_context *ctx, pagani_integrand *f,
     rc = ops->setup(ctx->backend_state, &job, &state);
     if (rc == PAGANI_OK)
         rc = ops->sums(state, &first_integral, 1, 0, job.shifts, first, count,
-                       leap, sums, &fault);
+                       leap, sums, &fault, NULL);
     if (state) ops->release(state);
     if (rc == PAGANI_ERR_NONFINITE) return pagani_qmc_fault(ctx, &job, &fault);
     return rc;
