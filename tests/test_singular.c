@@ -6,7 +6,7 @@
  * parameters come from a fixed seed (tests/singular_cases.h), in 1 to 4
  * dimensions at epsrel 1e-3, 1e-5 and 1e-7, each under an evaluation cap:
  *  - no false convergence: a converged run's true error is within its
- *    tolerance;
+ *    tolerance and its reported error;
  *  - at least CONVERGED_AT_LEAST runs converge (17 did before), which
  *    the test prints beside hcubature's count (Steven G. Johnson's
  *    cubature, Debian's libcubature-dev) on the same cases with the same
@@ -63,8 +63,38 @@ static int run(pagani_context *ctx, const singular_case *s, long long cap,
     return r->status;
 }
 
-/* The sweep: every case once; each converged run within its tolerance,
- * and the count against hcubature's. */
+/* Runs case s, which `what` names, under CAP: a converged run is within
+ * its tolerance and within its reported error. Returns whether it
+ * converged. */
+static int check_case(pagani_context *ctx, const singular_case *s, const char *what)
+{
+    pagani_result r;
+    double err = INFINITY;
+    int status = run(ctx, s, CAP, &err, &r), ok = status == PAGANI_CONVERGED;
+
+    tap_ok(status >= 0 && (!ok || (err <= s->epsrel && err * s->truth <= r.error)),
+           "%s at %.0e: %s, true error %.2g, reported %.2g, %lld evaluations, "
+           "%d iterations", what, s->epsrel,
+           status >= 0 ? pagani_status_name((pagani_status)status)
+                       : pagani_strerror(-status),
+           err, status >= 0 ? r.error / s->truth : NAN, status >= 0 ? r.evaluations : 0,
+           status >= 0 ? r.iterations : 0);
+    return ok;
+}
+
+/* A sweep's count of converged runs, at least `floor`, beside
+ * hcubature's (and its false ones) on the same cases with the same cap. */
+static void check_count(const char *what, int converged, int runs, int floor,
+                        int hcubature, int hcubature_false)
+{
+    tap_ok(converged >= floor,
+           "%d of %d %s converge (at least %d), hcubature %d (%d of them false) "
+           "with the same cap of %lld evaluations", converged, runs, what, floor,
+           hcubature, hcubature_false, CAP);
+}
+
+/* The sweep: every case once (check_case), and the count against
+ * hcubature's. */
 static void check_sweep(pagani_context *ctx)
 {
     const double eps[3] = {1e-3, 1e-5, 1e-7}, exponents[2] = {0.5, 0.9};
@@ -77,26 +107,14 @@ static void check_sweep(pagani_context *ctx)
                 for (int e = 0; e < 3; e++) {
                     singular_case s = singular_make(n, corner ? n : 1, exponents[ai],
                                                     eps[e], &state);
-                    pagani_result r;
-                    double err = INFINITY;
-                    int status = run(ctx, &s, CAP, &err, &r);
-                    int ok = status == PAGANI_CONVERGED;
+                    char what[64];
+                    snprintf(what, sizeof what, "%d-D x^-%.1f on %s", n, s.a,
+                             corner ? "the corner" : "a face");
                     runs++;
-                    converged += ok;
-                    tap_ok(status >= 0 && (!ok || err <= s.epsrel),
-                           "%d-D x^-%.1f on %s at %.0e: %s, true error %.2g, "
-                           "reported %.2g, %lld evaluations, %d iterations",
-                           n, s.a, corner ? "the corner" : "a face", s.epsrel,
-                           status >= 0 ? pagani_status_name((pagani_status)status)
-                                       : pagani_strerror(-status),
-                           err, status >= 0 ? r.error / s.truth : NAN,
-                           status >= 0 ? r.evaluations : 0,
-                           status >= 0 ? r.iterations : 0);
+                    converged += check_case(ctx, &s, what);
                 }
-    tap_ok(converged >= CONVERGED_AT_LEAST,
-           "%d of %d runs converge (at least %d), hcubature %d (%d of them "
-           "false) with the same cap of %lld evaluations", converged, runs,
-           CONVERGED_AT_LEAST, HCUBATURE_CONVERGED, HCUBATURE_FALSE, CAP);
+    check_count("runs", converged, runs, CONVERGED_AT_LEAST, HCUBATURE_CONVERGED,
+                HCUBATURE_FALSE);
 }
 
 /* The corners with an exponent of their own on each axis, a_i uniform
@@ -124,25 +142,13 @@ static void check_corners(pagani_context *ctx)
             for (int k = 0; k < CORNER_CASES; k++) {
                 singular_case s = singular_corner_make(n, CORNER_LEAST, CORNER_MOST,
                                                        eps[e], &state);
-                pagani_result r;
-                double err = INFINITY;
-                int status = run(ctx, &s, CAP, &err, &r);
-                int ok = status == PAGANI_CONVERGED;
+                char what[64];
+                snprintf(what, sizeof what, "%d-D corner, exponents up to %.2f", n, s.a);
                 runs++;
-                converged += ok;
-                tap_ok(status >= 0 && (!ok || (err <= s.epsrel && err * s.truth <= r.error)),
-                       "%d-D corner, exponents up to %.2f, at %.0e: %s, true error "
-                       "%.2g, reported %.2g, %lld evaluations, %d iterations",
-                       n, s.a, s.epsrel,
-                       status >= 0 ? pagani_status_name((pagani_status)status)
-                                   : pagani_strerror(-status),
-                       err, status >= 0 ? r.error / s.truth : NAN,
-                       status >= 0 ? r.evaluations : 0, status >= 0 ? r.iterations : 0);
+                converged += check_case(ctx, &s, what);
             }
-    tap_ok(converged >= CORNERS_AT_LEAST,
-           "%d of %d corners converge (at least %d), hcubature %d (%d of them "
-           "false) with the same cap of %lld evaluations", converged, runs,
-           CORNERS_AT_LEAST, HCUBATURE_CORNERS, HCUBATURE_CORNERS_FALSE, CAP);
+    check_count("corners", converged, runs, CORNERS_AT_LEAST, HCUBATURE_CORNERS,
+                HCUBATURE_CORNERS_FALSE);
 }
 
 /* f's calls, counted by corner_counted (one thread). */
