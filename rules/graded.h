@@ -45,7 +45,7 @@
 #define PAGANI_GRADED_MID 1e-3
 #define PAGANI_GRADED_FAR 1e-2
 #define PAGANI_GRADED_LEAST 0.1
-#define PAGANI_GRADED_PEAK 30.0
+#define PAGANI_GRADED_STEP 4.0
 #define PAGANI_GRADED_MOST 0.95
 
 /* The grading of a region: its singular vertex (bit d set: the upper
@@ -86,6 +86,24 @@ PAGANI_HD double pagani_graded_coordinate(int v, int d, double c, double h, doub
 {
     const double half = 0.5 - inset;
     return ((v >> d) & 1) ? c + half * h : c - half * h;
+}
+
+/* Whether f is steep at the face of axis d, side 0 (upper) or 1 (lower),
+ * of a region whose axis points' values are f (rules/probe.h's numbering)
+ * and whose axial probe there gave `probe`: |f| at the probe,
+ * PAGANI_PROBE_INSET widths from the face, exceeds PAGANI_GRADED_STEP
+ * times |f| at the rule's outermost point on that side, fit->sliver +
+ * PAGANI_PROBE_INSET widths from it (2% for the degree-9 rule). x^-a
+ * grows by (that / inset)^a there, 200^a for the degree-9 rule, 14 for a
+ * = 1/2 and 4 for a = 0.26; a smooth f grows so much over 2% of the
+ * width only where it changes by a factor e^70 or more over the region,
+ * or where f is near a zero at the rule's point (a region the exponents
+ * then leave unmoved, rules/graded.h). */
+PAGANI_HD int pagani_graded_steep(const double *f, int n, int d, int side,
+                                  const pagani_axial_fit *fit, double probe)
+{
+    const int outer = fit->a_outer != 0.0 ? 1 + 2 * d : 1 + 2 * n + 2 * d;
+    return fabs(probe) > PAGANI_GRADED_STEP * fabs(f[outer + side]);
 }
 
 /* Moves point x of the region with lower corner lo and widths w (n axes)

@@ -47,23 +47,33 @@ static void f_of(const cpu_cubature *c, cpu_values *values, long long i,
     for (int k = 0; k < c->ncomp; k++) fx[k] = 0.0;
 }
 
+/* f_at's graded case: f_of at the point grading g moves point p to,
+ * times g's Jacobian there (rules/graded.h). */
+static void f_graded(const cpu_cubature *c, cpu_values *values, long long i,
+                     const void *params, long long p, const double *lo,
+                     const double *w, const pagani_grading *g, double *x, double *fx,
+                     int *first_bad)
+{
+    double jacobian;
+    pagani_rule_point(c->rule, p, lo, w, x);
+    jacobian = pagani_graded_point(g, c->n, lo, w, x);
+    f_of(c, values, i, params, p, x, fx, first_bad);
+    for (int k = 0; k < c->ncomp; k++) fx[k] *= jacobian;
+}
+
 /* f_of at point p of region i, lower corner lo, widths w (x: scratch);
- * with a grading g (else NULL), at the point g moves it to, times g's
- * Jacobian there (rules/graded.h). */
-static void f_at(const cpu_cubature *c, cpu_values *values, long long i,
+ * with a grading g (else NULL), f_graded's. */
+static inline void f_at(const cpu_cubature *c, cpu_values *values, long long i,
                  const void *params, long long p, const double *lo,
                  const double *w, const pagani_grading *g, double *x, double *fx,
                  int *first_bad)
 {
-    double jacobian;
-    pagani_rule_point(c->rule, p, lo, w, x);
-    if (!g) {
-        f_of(c, values, i, params, p, x, fx, first_bad);
+    if (g) {
+        f_graded(c, values, i, params, p, lo, w, g, x, fx, first_bad);
         return;
     }
-    jacobian = pagani_graded_point(g, c->n, lo, w, x);
+    pagani_rule_point(c->rule, p, lo, w, x);
     f_of(c, values, i, params, p, x, fx, first_bad);
-    for (int k = 0; k < c->ncomp; k++) fx[k] *= jacobian;
 }
 
 /* The weight of component k's group in region i's integral (1 for a
@@ -78,17 +88,16 @@ static double weight_of(const cpu_cubature *c, int owner, int k)
  * its value and raw error (arrays of ncomp the caller owns), its sign
  * byte, split axis and first bad point, whether a probe raised the
  * error, whether the vertex probes ran, the vertex probe of the largest
- * weighted |f| (-1 when they did not run); of a scalar integrand, the
- * vertex toward which f leans (bit d set where the axial probe on the
- * upper face of axis d exceeds the lower's, in size) and whether the
- * largest |f| at the rule's points and axial probes exceeds
- * PAGANI_GRADED_PEAK times |f| at the centre. `grading` moves f
+ * weighted |f| (-1 when they did not run); of component 0, the vertex
+ * toward which f leans (bit d set where the axial probe on the upper
+ * face of axis d exceeds the lower's, in size) and whether f is steep at
+ * a face (pagani_graded_steep at an axial probe). `grading` moves f
  * (rules/graded.h; NULL: f itself). */
 typedef struct region_pass {
     const pagani_grading *grading;
     double *value, *error;
     unsigned char sign;
-    int axis, first_bad, raised, probed, top, lean, peaked;
+    int axis, first_bad, raised, probed, top, lean, steep;
 } region_pass;
 
 /* The axial probes of region i (probe.h), on every region: a component
@@ -96,14 +105,14 @@ typedef struct region_pass {
  * (f_axis, axis_points values a component) gets its error raised to the
  * floor that sets, when larger; when any did, the region is to be split
  * across the axis of the largest weighted floor (the first on ties), into
- * pass->axis. Component 0's largest |f| at them raises *largest; the
- * vertex it leans toward goes to pass->lean. Returns whether any did.
- * scratch: n + ncomp doubles. */
+ * pass->axis. Component 0's lean and steepness (region_pass) go to
+ * pass->lean and pass->steep. Returns whether any did. scratch: n +
+ * ncomp doubles. */
 static int check_axial(const cpu_cubature *c, cpu_values *values,
                        long long i, const void *params,
                        const double *lo, const double *w, double volume,
                        const double *f_axis, int axis_points, region_pass *pass,
-                       double *largest, double *scratch)
+                       double *scratch)
 {
     const pagani_rule *r = c->rule;
     const int n = c->n, C = c->ncomp, owner = c->owner[c->cur][i];
@@ -111,10 +120,11 @@ static int check_axial(const cpu_cubature *c, cpu_values *values,
     int axis = -1, missed = 0;
 
     pass->lean = 0;
+    pass->steep = 0;
     for (int j = 0; j < 2 * n; j++) {
         f_at(c, values, i, params, cpu_axial_point(r, j), lo, w, pass->grading, x, fx,
              &pass->first_bad);
-        *largest = fmax(*largest, fabs(fx[0]));
+        pass->steep |= pagani_graded_steep(f_axis, n, j / 2, j & 1, &c->axial_fit, fx[0]);
         if (!(j & 1)) upper = fabs(fx[0]);
         else if (upper > fabs(fx[0])) pass->lean |= 1 << j / 2;
         for (int k = 0; k < C; k++) {
@@ -220,7 +230,7 @@ static void evaluate_pass(cpu_cubature *c, long long i, cpu_values *values,
     double *x = scratch, *fx = x + n, *f_axis = fx + C;
     double *sums = f_axis + (size_t)axis_points * C;
     double *rule_max = sums + 5 * C, *rule_min = rule_max + C;
-    double *probe_scratch = rule_min + C, largest = 0.0, at_centre = 0.0;
+    double *probe_scratch = rule_min + C;
     long long p;
 
     pass->first_bad = -1;
@@ -241,8 +251,6 @@ static void evaluate_pass(cpu_cubature *c, long long i, cpu_values *values,
             rule_max[k] = fmax(rule_max[k], fabs(fx[k]));
             rule_min[k] = fmin(rule_min[k], fabs(fx[k]));
         }
-        if (p == 0) at_centre = fabs(fx[0]);
-        largest = fmax(largest, fabs(fx[0]));
         for (int j = 0; j < 5; j++)
             for (int k = 0; k < C; k++) sums[j * C + k] += wk[j] * fx[k];
     }
@@ -258,8 +266,7 @@ static void evaluate_pass(cpu_cubature *c, long long i, cpu_values *values,
         r, f_axis + (size_t)worst_component(c, owner, pass->error) * axis_points, w);
     if (c->probes)
         pass->raised = check_axial(c, values, i, params, lo, w, volume, f_axis,
-                                   axis_points, pass, &largest, probe_scratch);
-    pass->peaked = C == 1 && c->probes && largest > PAGANI_GRADED_PEAK * at_centre;
+                                   axis_points, pass, probe_scratch);
     cpu_store_region(c, i, pass->value, pass->error);
     pass->probed = c->error[i] <= probe_below ||
                    c->error[i] <= probe_relative * fabs(c->value[i]);
@@ -308,8 +315,7 @@ static int grading_of(const cpu_cubature *c, long long i, const double *lo,
 
 /* The graded evaluation of region i (rules/graded.h) after its plain
  * one: toward the vertex of the largest probe when a probe raised E,
- * else, where f peaks far above its value at the centre, toward the
- * vertex f leans to; taken when f was finite at its points and its error
+ * else, where f is steep at a face, toward the vertex f leans to; taken when f was finite at its points and its error
  * is the smaller (a scalar integrand called point by point). Returns the
  * pass taken, `plain` or `graded` (whose grading g holds), the region's
  * V and E stored; f's calls beyond the plain pass into *calls. scratch:
@@ -320,7 +326,7 @@ static const region_pass *grade(cpu_cubature *c, long long i, const double *lo,
                                 pagani_grading *g, int *calls, double *scratch)
 {
     const int vertex = plain->raised && plain->top >= 0 ? plain->top
-                       : plain->peaked                  ? plain->lean
+                       : plain->steep                   ? plain->lean
                                                         : -1;
     *calls = 0;
     if (vertex < 0) return plain;
