@@ -7,7 +7,15 @@
  * looks the same at every level of refinement, and its rule's error (or
  * the error floor its vertex probes set, rules/probe.h) falls only as
  * fast as its integral, by 2^-(1 - a) a halving of one axis. A corner
- * singularity of prod_i x_i^-1/2 in 3 and 4 dimensions never finished.
+ * singularity of prod_i x_i^-1/2 in 3 and 4 dimensions never finished:
+ * in 3-D the degree-11 rule has a point 1.5e-5 widths from every vertex,
+ * where f makes the corner region's value and error 460 times its
+ * integral; in 4-D the vertex probes set a floor 6e6 times it.
+ *
+ * Which regions: those whose probes raised their error (the vertex v of
+ * the largest probe), and those where f is steep at a face
+ * (pagani_graded_steep; v the vertex f leans toward, the side of the
+ * larger axial probe on each axis). Smooth integrands seldom are.
  *
  * The region's integral is unchanged under the region-local substitution
  * x_d = v_d + w_d t_d^k_d, t_d in [0, 1] over the region, v the singular
@@ -18,23 +26,24 @@
  * asymptotic regime, its null rules and probes see no singularity, and
  * the region finishes once g is resolved. a_d is measured at v, from f
  * at the vertex probe (PAGANI_PROBE_INSET widths from each face through
- * v) and at the point PAGANI_GRADED_FAR widths from v's face along d
- * alone: over that span a smooth g changes by a factor e^(0.01 w_d
- * |g'/g|), so a_d is within 0.01 w_d |g'/g| / log(100) of f's exponent.
- * (pagani_graded_power fits out a smooth factor's slope, from a third
- * point PAGANI_GRADED_MID widths from the face.)
- * An axis with a_d below PAGANI_GRADED_LEAST (f grows slower than
+ * v) and at the points PAGANI_GRADED_MID and PAGANI_GRADED_FAR widths
+ * from v's face along d alone, a smooth factor's slope fitted out
+ * (pagani_graded_power). An axis with a_d below PAGANI_GRADED_LEAST (f grows slower than
  * that, or falls, toward v) is not moved; a_d above PAGANI_GRADED_MOST
  * is taken as that (k_d at most 20: f at the probes would leave the
  * range of a double beyond), and a_d >= 1 (not integrable) moves
  * nothing.
  *
  * The transformed integrand is judged as any integrand is: its own rule,
- * null rules, axial and vertex probes (rules/probe.h). The backend takes
- * its value and error only when none of its probes raised its error and
- * f was finite at all its points; otherwise the region keeps the result
- * of f itself. Both are estimates of the same integral, so the choice
- * claims nothing that the taken estimate does not say itself.
+ * null rules, axial and vertex probes (rules/probe.h), whose floors
+ * raise its error. The backend takes its value and error when f was
+ * finite at all its points and that error is below the error of f
+ * itself; otherwise the region keeps the result of f itself. Both are
+ * estimates of the same integral, each with the error the method gives
+ * any integrand. A residual t^-eps, where a_d is slightly off, is what
+ * the probes' floors see: with two points, a smooth factor e^(-x/2)
+ * biased k to 2.001 on a region of width 1/4, whose axial probe then
+ * missed by 0.5% (hence the third point).
  */
 #ifndef PAGANI_GRADED_H
 #define PAGANI_GRADED_H
@@ -89,21 +98,25 @@ PAGANI_HD double pagani_graded_coordinate(int v, int d, double c, double h, doub
 }
 
 /* Whether f is steep at the face of axis d, side 0 (upper) or 1 (lower),
- * of a region whose axis points' values are f (rules/probe.h's numbering)
- * and whose axial probe there gave `probe`: |f| at the probe,
- * PAGANI_PROBE_INSET widths from the face, exceeds PAGANI_GRADED_STEP
- * times |f| at the rule's outermost point on that side, fit->sliver +
- * PAGANI_PROBE_INSET widths from it (2% for the degree-9 rule). x^-a
- * grows by (that / inset)^a there, 200^a for the degree-9 rule, 14 for a
- * = 1/2 and 4 for a = 0.26; a smooth f grows so much over 2% of the
- * width only where it changes by a factor e^70 or more over the region,
- * or where f is near a zero at the rule's point (a region the exponents
- * then leave unmoved, rules/graded.h). */
+ * as a power of the distance from that face is, in a region whose axis
+ * points' values are f (rules/probe.h's numbering) and whose axial probe
+ * there gave `probe`: |f| at the probe, PAGANI_PROBE_INSET widths from
+ * the face, exceeds PAGANI_GRADED_STEP times |f| at the rule's outermost
+ * point on that side (fit->sliver + PAGANI_PROBE_INSET widths from it,
+ * 2% for the degree-9 rule), and grows from there by more, on a log
+ * scale, than from the inner axis point to the outermost. x^-a grows by
+ * (0.02 / 1e-4)^a = 200^a over the first span (14 for a = 1/2, 4 for a =
+ * 0.26) and by about 16^a over the second; a smooth f grows over the
+ * 2% sliver by less than over the 30% between the points unless it
+ * bends there (e^(b x), a Gaussian's tail: by a fifteenth, on a log
+ * scale, of the second span's growth). */
 PAGANI_HD int pagani_graded_steep(const double *f, int n, int d, int side,
                                   const pagani_axial_fit *fit, double probe)
 {
-    const int outer = fit->a_outer != 0.0 ? 1 + 2 * d : 1 + 2 * n + 2 * d;
-    return fabs(probe) > PAGANI_GRADED_STEP * fabs(f[outer + side]);
+    const int a_point = 1 + 2 * d + side, b_point = 1 + 2 * n + 2 * d + side;
+    const double outer = fabs(f[fit->a_outer != 0.0 ? a_point : b_point]);
+    const double inner = fabs(f[fit->a_outer != 0.0 ? b_point : a_point]);
+    return fabs(probe) > PAGANI_GRADED_STEP * outer && fabs(probe) * inner > outer * outer;
 }
 
 /* Moves point x of the region with lower corner lo and widths w (n axes)
