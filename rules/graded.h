@@ -12,10 +12,11 @@
  * where f makes the corner region's value and error 460 times its
  * integral; in 4-D the vertex probes set a floor 6e6 times it.
  *
- * Which regions: those whose probes raised their error (the vertex v of
- * the largest probe), and those where f is steep at a face
- * (pagani_graded_steep; v the vertex f leans toward, the side of the
- * larger axial probe on each axis). Smooth integrands seldom are.
+ * Which regions: those where f is steep at a face as a power of the
+ * distance is (pagani_graded_steep), graded toward the vertex v of the
+ * largest vertex probe when a probe raised the error, else toward the
+ * vertex f leans to (on each axis the side of the larger axial probe).
+ * Smooth integrands seldom are steep so.
  *
  * The region's integral is unchanged under the region-local substitution
  * x_d = v_d + w_d t_d^k_d, t_d in [0, 1] over the region, v the singular

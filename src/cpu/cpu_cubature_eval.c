@@ -314,8 +314,8 @@ static int grading_of(const cpu_cubature *c, long long i, const double *lo,
 }
 
 /* The graded evaluation of region i (rules/graded.h) after its plain
- * one: toward the vertex of the largest probe when a probe raised E,
- * else, where f is steep at a face, toward the vertex f leans to; taken when f was finite at its points and its error
+ * one, where f is steep at a face: toward the vertex of the largest
+ * probe when a probe raised E, else toward the vertex f leans to; taken when f was finite at its points and its error
  * is the smaller (a scalar integrand called point by point). Returns the
  * pass taken, `plain` or `graded` (whose grading g holds), the region's
  * V and E stored; f's calls beyond the plain pass into *calls. scratch:
@@ -325,9 +325,9 @@ static const region_pass *grade(cpu_cubature *c, long long i, const double *lo,
                                 const region_pass *plain, region_pass *graded,
                                 pagani_grading *g, int *calls, double *scratch)
 {
-    const int vertex = plain->raised && plain->top >= 0 ? plain->top
-                       : plain->steep                   ? plain->lean
-                                                        : -1;
+    const int vertex = !plain->steep                   ? -1
+                       : plain->raised && plain->top >= 0 ? plain->top
+                                                          : plain->lean;
     *calls = 0;
     if (vertex < 0) return plain;
     *calls = 1 + 2 * c->n;
