@@ -542,7 +542,10 @@ typedef struct pagani_result {
     long long evaluations;   /* integrand evaluations (cubature: a
                                 region's probes are counted whether
                                 or not it was probed, the randomized
-                                check's 16 points where it ran) */
+                                check's 16 points where it ran, and
+                                on the CPU a graded region's second
+                                evaluation: README, "Domains and
+                                singularities") */
     long long regions;       /* cubature: regions evaluated in all;
                                 Vegas: sub-cubes per iteration */
     int iterations;

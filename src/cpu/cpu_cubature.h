@@ -147,11 +147,12 @@ int cpu_values_missed(const cpu_values *values, long long i);
 /* Applies the rule to region i: V, raw E (every component's), split axis,
  * first bad point, sign byte; the axial probes when the job has probes;
  * then the vertex probes when E <= probe_below or E <= probe_relative *
- * |V| (and its probed byte says whether); where a probe raised E of a
- * scalar integrand called point by point, the rule and probes again on
- * f graded toward the vertex of the largest probe (rules/graded.h),
- * whose result is taken when none of them raised it. A held region is
- * left as it is. scratch: CPU_EVAL_SCRATCH doubles. f's values come from `values`
+ * |V| (and its probed byte says whether); for a scalar integrand called
+ * point by point where a probe raised E or f is steep at a face, the
+ * rule and probes again on f graded toward the vertex where it may be
+ * singular (rules/graded.h), whose result is taken when its error is
+ * the smaller, their calls in its graded_calls. A held region is left
+ * as it is. scratch: CPU_EVAL_SCRATCH doubles. f's values come from `values`
  * for a block integrand (then a run that missed some is run again), else
  * from calls (values NULL). */
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,
