@@ -341,7 +341,10 @@ typedef struct pagani_options {
     long long max_evaluations;   /* default 0: the backend's budget,
                                     PAGANI_DEFAULT_EVALUATIONS_CPU or
                                     _CUDA (status PAGANI_MAX_EVALUATIONS
-                                    when reached) */
+                                    when reached; CPU cubature can pass
+                                    it by its last iteration's graded
+                                    evaluations: README, "Domains and
+                                    singularities") */
     int max_iterations;          /* default 0: the method's own (cubature 1000,
                                     Vegas 100, QMC 16 blocks: the points per
                                     shift double 15 times, to 2^29 from the
@@ -549,7 +552,10 @@ typedef struct pagani_result {
     long long evaluations;   /* integrand evaluations (cubature: a
                                 region's probes are counted whether
                                 or not it was probed, the randomized
-                                check's 16 points where it ran) */
+                                check's 16 points where it ran, and
+                                on the CPU a graded region's second
+                                evaluation: README, "Domains and
+                                singularities") */
     long long regions;       /* cubature: regions evaluated in all;
                                 Vegas: sub-cubes per iteration */
     int iterations;

@@ -81,6 +81,11 @@ typedef struct pagani_error_parts {
                               regions are sure to hold, in size, when
                               f has one sign (the driver's least value
                               of the integral, cubature_steps.c) */
+    double graded_calls;   /* not an error either: f's calls of the
+                              regions' graded evaluations beyond their
+                              points (rules/graded.h; the CPU backend
+                              adds them in its classify, 0 elsewhere),
+                              which the driver counts as evaluations */
 } pagani_error_parts;
 
 /* Adds a region's value v and error e with sign byte `sign` to *p; a
@@ -123,6 +128,7 @@ PAGANI_HD void pagani_error_parts_merge(pagani_error_parts *into,
     into->check_var2 += part->check_var2;
     into->magnitude += part->magnitude;
     into->least += part->least;
+    into->graded_calls += part->graded_calls;
     if (part->largest > into->largest) into->largest = part->largest;
 }
 

@@ -5,6 +5,7 @@ libpagani_la_SOURCES += \
 	rules/rule_table.h \
 	rules/fourth_difference.h \
 	rules/probe.h \
+	rules/graded.h \
 	rules/error_sign.h \
 	rules/null_error.h \
 	rules/random_check.h \

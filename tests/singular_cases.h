@@ -4,8 +4,10 @@
  * outside make check): products over the axes of x_i^-a (on the first m
  * axes: m = 1, singular on the face x_0 = 0; m = n, at the corner 0)
  * times a smooth factor per axis, exp(c x_i) or (1 + c x_i)^-2, whose
- * parameters come from a fixed seed. The integral over [0,1]^n is the
- * product of the 1-D integrals, each a series summed to round-off.
+ * parameters come from a fixed seed; or (singular_corner_make) a corner
+ * with an exponent a_i of its own on each axis. The integral over
+ * [0,1]^n is the product of the 1-D integrals, each a series summed to
+ * round-off.
  */
 #ifndef PAGANI_SINGULAR_CASES_H
 #define PAGANI_SINGULAR_CASES_H
@@ -14,13 +16,13 @@
 #include "pagani.h"
 
 #define SINGULAR_MAX_DIM 4
-/* params: m, a, then per axis its factor's kind (0: exp(c x), 1:
- * (1 + c x)^-2) and c */
-#define SINGULAR_PARAMS (2 + 2 * SINGULAR_MAX_DIM)
+/* params: per axis its factor's kind (0: exp(c x), 1: (1 + c x)^-2),
+ * c and its exponent a_i (0: not singular) */
+#define SINGULAR_PARAMS (3 * SINGULAR_MAX_DIM)
 
 typedef struct singular_case {
     int n, m;           /* dimension, singular axes (the first m) */
-    double a;           /* the exponent: x^-a */
+    double a;           /* the exponent: x^-a (the largest a_i) */
     double epsrel;
     double params[SINGULAR_PARAMS];
     double truth;
@@ -31,10 +33,10 @@ typedef struct singular_case {
 PAGANI_INTEGRAND(singular_f, {
     double v = 1.0;
     for (int i = 0; i < n; i++) {
-        const double c = p[3 + 2 * i];
-        double g = p[2 + 2 * i] == 0.0 ? exp(c * x[i])
-                                        : 1.0 / ((1.0 + c * x[i]) * (1.0 + c * x[i]));
-        if (i < (int)p[0]) g *= pow(x[i], -p[1]);
+        const double c = p[3 * i + 1], a = p[3 * i + 2];
+        double g = p[3 * i] == 0.0 ? exp(c * x[i])
+                                    : 1.0 / ((1.0 + c * x[i]) * (1.0 + c * x[i]));
+        if (a != 0.0) g *= pow(x[i], -a);
         v *= g;
     }
     return v;
@@ -68,22 +70,43 @@ static inline double singular_uniform(unsigned long long *state)
     return (double)(z >> 11) * 0x1.0p-53;
 }
 
+/* Axis i of case s: its smooth factor drawn from *state, exp(c x) with c
+ * in [-2, 1], or (1 + c x)^-2 with c in [0, 1/2], and the exponent a;
+ * its integral multiplies s->truth. */
+static inline void singular_axis_make(singular_case *s, int i, double a,
+                                      unsigned long long *state)
+{
+    const int kind = singular_uniform(state) < 0.5 ? 0 : 1;
+    const double u = singular_uniform(state);
+    const double c = kind == 0 ? -2.0 + 3.0 * u : 0.5 * u;
+    s->params[3 * i] = kind;
+    s->params[3 * i + 1] = c;
+    s->params[3 * i + 2] = a;
+    s->truth *= singular_axis_integral(kind, c, a);
+}
+
 /* The case of dimension n, m singular axes, exponent a, tolerance epsrel,
- * its smooth factors drawn from *state: exp(c x) with c in [-2, 1], or
- * (1 + c x)^-2 with c in [0, 1/2]. */
+ * its smooth factors drawn from *state (singular_axis_make). */
 static inline singular_case singular_make(int n, int m, double a, double epsrel,
                                           unsigned long long *state)
 {
     singular_case s = {n, m, a, epsrel, {0}, 1.0};
-    s.params[0] = m;
-    s.params[1] = a;
+    for (int i = 0; i < n; i++) singular_axis_make(&s, i, i < m ? a : 0.0, state);
+    return s;
+}
+
+/* A corner of dimension n at tolerance epsrel whose exponent a_i on each
+ * axis is drawn from *state, uniform in [least, most], as its smooth
+ * factors are (singular_axis_make). */
+static inline singular_case singular_corner_make(int n, double least, double most,
+                                                 double epsrel,
+                                                 unsigned long long *state)
+{
+    singular_case s = {n, n, 0.0, epsrel, {0}, 1.0};
     for (int i = 0; i < n; i++) {
-        const int kind = singular_uniform(state) < 0.5 ? 0 : 1;
-        const double u = singular_uniform(state);
-        const double c = kind == 0 ? -2.0 + 3.0 * u : 0.5 * u;
-        s.params[2 + 2 * i] = kind;
-        s.params[3 + 2 * i] = c;
-        s.truth *= singular_axis_integral(kind, c, i < m ? a : 0.0);
+        const double a = least + (most - least) * singular_uniform(state);
+        singular_axis_make(&s, i, a, state);
+        s.a = fmax(s.a, a);
     }
     return s;
 }

@@ -47,6 +47,7 @@ static void free_buffers(cpu_cubature *c)
     free(c->check_var);
     free(c->held);
     free(c->probed);
+    free(c->graded_calls);
     cpu_hold_free(c);
     free_integral_arrays(c);
     cpu_vector_free(c);
@@ -66,9 +67,9 @@ static size_t cpu_bytes_per_region(void *state, int n, int ncomp)
     return 2 * 2 * (size_t)n * sizeof(double)   /* lower, width, 2 buffers */
            + 4 * sizeof(double)                 /* value, error, check */
            + sizeof(double) / 2                 /* parent value per pair */
-           + 4 * sizeof(int) + 4                /* owner (2), axis, bad point,
-                                                   active, error sign, held,
-                                                   probed */
+           + 5 * sizeof(int) + 4                /* owner (2), axis, bad point,
+                                                   graded calls; active, error
+                                                   sign, held, probed */
            + cpu_vector_bytes_per_region(ncomp);
 }
 
@@ -97,11 +98,12 @@ static int allocate_regions(cpu_state *s, int n, long long cap)
     c->check_var = malloc((size_t)cap * sizeof(double));
     c->held = malloc((size_t)cap);
     c->probed = malloc((size_t)cap);
+    c->graded_calls = malloc((size_t)cap * sizeof(int));
     if (!c->lower[0] || !c->lower[1] || !c->width[0] || !c->width[1] ||
         !c->owner[0] || !c->owner[1] || !c->value || !c->error ||
         !c->parent_value || !c->axis || !c->bad_point || !c->active ||
         !c->error_sign || !c->check_diff || !c->check_var || !c->held ||
-        !c->probed) {
+        !c->probed || !c->graded_calls) {
         cpu_cubature_free(c);
         s->cubature = NULL;
         return pagani_fail(s->ctx, PAGANI_ERR_NO_MEMORY,
@@ -305,6 +307,8 @@ static void classify_tile(cpu_cubature *c, long long start, long long end,
         pagani_error_parts_add(&p->parts, c->error_sign[i], v, e,
                                checked ? c->check_diff[i] : 0.0,
                                checked ? c->check_var[i] : 0.0);
+        /* a held region's calls were counted in its own list */
+        if (!c->held[i]) p->parts.graded_calls += c->graded_calls[i];
         if (act) {
             if (p->active == 0 || e < p->min_error) p->min_error = e;
             if (p->active == 0 || e > p->max_error) p->max_error = e;

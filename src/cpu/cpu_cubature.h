@@ -50,6 +50,8 @@ struct cpu_cubature {
                                     are those of an earlier list */
     unsigned char *probed;       /* its evaluation ran the vertex probes
                                     (or would have: E within their bound) */
+    int *graded_calls;           /* f's calls of its graded evaluation
+                                    (rules/graded.h), beyond its points */
     int job_probes;              /* the job's probes flag */
     struct cpu_held *stash;      /* hold_split's held regions in flight,
                                     grown on demand */
@@ -137,16 +139,20 @@ int cpu_values_take(cpu_values *values, long long i, long long p,
 int cpu_values_missed(const cpu_values *values, long long i);
 
 /* Doubles of cpu_evaluate_region's scratch, for any cubature dimension
- * and component count: 5n + ncomp (4n + 14). */
+ * and component count: 5n + ncomp (4n + 16). */
 #define CPU_EVAL_SCRATCH                                                      \
     (5 * PAGANI_MAX_CUBATURE_DIM +                                            \
-     PAGANI_MAX_COMPONENTS * (4 * PAGANI_MAX_CUBATURE_DIM + 14))
+     PAGANI_MAX_COMPONENTS * (4 * PAGANI_MAX_CUBATURE_DIM + 16))
 
 /* Applies the rule to region i: V, raw E (every component's), split axis,
  * first bad point, sign byte; the axial probes when the job has probes;
  * then the vertex probes when E <= probe_below or E <= probe_relative *
- * |V| (and its probed byte says whether). A held region is left as it
- * is. scratch: CPU_EVAL_SCRATCH doubles. f's values come from `values`
+ * |V| (and its probed byte says whether); for a scalar integrand called
+ * point by point where a probe raised E or f is steep at a face, the
+ * rule and probes again on f graded toward the vertex where it may be
+ * singular (rules/graded.h), whose result is taken when its error is
+ * the smaller, their calls in its graded_calls. A held region is left
+ * as it is. scratch: CPU_EVAL_SCRATCH doubles. f's values come from `values`
  * for a block integrand (then a run that missed some is run again), else
  * from calls (values NULL). */
 void cpu_evaluate_region(cpu_cubature *c, long long i, double probe_below,

@@ -360,7 +360,8 @@ static int take_estimate(batch_run *b, int k)
     /* held regions were evaluated, and counted, in an earlier list */
     res->regions += r->count - r->held;
     res->evaluations += (r->count - r->held) * b->points +
-                        ((long long)s->parts.checked - r->held_checked) * b->check_points;
+                        ((long long)s->parts.checked - r->held_checked) * b->check_points +
+                        (long long)s->parts.graded_calls;
     if (s->nonfinite_region >= 0) {
         r->value = res->value = NAN;
         r->error = res->error = INFINITY;
