@@ -59,7 +59,56 @@ __device__ __forceinline__ double pagani_eval_point(const double *xq, const void
     return fq;
 }
 
+/* pagani_eval_point, or in the graded pass (GRADED) f under the region's
+ * grading g (lower corner lo, widths h; pagani_eval_graded), a NaN or
+ * infinite f setting `bad` instead of the report. */
+template <bool GRADED>
+__device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p, int q,
+                                                 long long region, const int *offsets,
+                                                 int integrals, unsigned long long *nonfinite,
+                                                 bool &reported, double &fmax_q,
+                                                 double &fmin_q, const pagani_grading *g,
+                                                 const double *lo, const double *h,
+                                                 bool &bad)
+{
+#if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
+    if (GRADED) {
+        const double fq = pagani_eval_graded(xq, p, g, lo, h, &bad);
+        fmax_q = fmax(fmax_q, fabs(fq));
+        fmin_q = fmin(fmin_q, fabs(fq));
+        return fq;
+    }
+#endif
+    return pagani_eval_point(xq, p, q, region, offsets, integrals, nonfinite, reported,
+                             fmax_q, fmin_q);
+}
+
+/* The box of list entry src (half `side` of parent src, split across
+ * `split`, on an implicit list) of integral k: its centre c, widths h
+ * and lower corner lo. */
+__device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower,
+                                                const short *__restrict__ level,
+                                                long long stride, long long src, int side,
+                                                int split, const double *__restrict__ initial,
+                                                int k, double *c, double *h, double *lo)
+{
+#pragma unroll
+    for (int d = 0; d < PAGANI_N; d++) {
+        double l = lower[d * stride + src], w;
+        pagani_gpu_child_box(d, split, side, initial[k * PAGANI_N + d],
+                             level[d * stride + src], &l, &w);
+        h[d] = w;
+        c[d] = l + 0.5 * w;
+        lo[d] = l;
+    }
+}
+
 /*
+ * The evaluation of one region, in two instances: the plain one
+ * (pagani_cubature_evaluate: region `index` of the list, `entries` of
+ * them) and the graded one (GRADED, pagani_cubature_evaluate_graded:
+ * entry `index` of the graded list, `entries` of them).
+ *
  * One region per group of shape.tpr threads (a whole number of warps);
  * blockDim.x / tpr groups per block, so small rules put several regions in
  * a block. The group finds the region's integral k (each warp searches
@@ -90,27 +139,47 @@ __device__ __forceinline__ double pagani_eval_point(const double *xq, const void
  * infinite f counts as 0 and its (region, point) goes to nonfinite[k],
  * the smallest key kept (atomicMin on region << 21 | point), so the
  * report is deterministic.
+ * The plain instance flags a region where f is steep at a face
+ * (pagani_graded_steep on the axial probes' lanes): lane 0 appends
+ * region << PAGANI_GRADED_VERTEX_BITS | v to graded_list (an atomicAdd on
+ * *graded_count), v the vertex of the largest vertex probe when a probe
+ * raised E and the vertex probes ran, else the vertex f leans to (bit d:
+ * the upper axial probe of axis d the larger), as the CPU's grade picks.
+ * The graded instance (rules/graded.h) takes a flagged region: before
+ * the weights' barrier the group's first warp measures its grading into
+ * the group's pagani_grading in shared memory (pagani_graded_measure);
+ * where an axis moves, the group evaluates the rule, the axial and
+ * (always) the vertex probes on f under the grading, as above, and lane
+ * 0 replaces V, E, K and the sign byte when f was finite at all those
+ * points and E is below the plain pass's. f's calls (1 + 2n for the
+ * measurement, the rule's points and probes when it moved) go to
+ * graded_calls[k] (an atomicAdd), which classify reports.
  */
-extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
-pagani_cubature_evaluate(const double *__restrict__ lower,
-                         const short *__restrict__ level,
-                         const signed char *__restrict__ parent_axis,
-                         long long stride, long long count,
-                         const int *__restrict__ offsets, int integrals,
-                         const double *__restrict__ initial,
-                         const double *__restrict__ dense,
-                         const int *__restrict__ tuples,
-                         const double *__restrict__ consts,
-                         pagani_eval_shape shape, const char *params,
-                         unsigned long long params_stride,
-                         double *__restrict__ value,
-                         double *__restrict__ error,
-                         signed char *__restrict__ axis,
-                         unsigned char *__restrict__ error_sign,
-                         unsigned long long *nonfinite,
-                         int axial, int vertex,
-                         const double *__restrict__ probes, double single_below,
-                         double single_relative)
+/* The evaluate kernels' parameters (both instances take the same), and
+ * their names, which they pass on to pagani_evaluate_region. */
+#define PAGANI_EVALUATE_PARAMS                                                       \
+    const double *__restrict__ lower, const short *__restrict__ level,                \
+        const signed char *__restrict__ parent_axis, long long stride, long long count, \
+        const int *__restrict__ offsets, int integrals,                               \
+        const double *__restrict__ initial, const double *__restrict__ dense,         \
+        const int *__restrict__ tuples, const double *__restrict__ consts,            \
+        pagani_eval_shape shape, const char *params, unsigned long long params_stride, \
+        double *__restrict__ value, double *__restrict__ error,                       \
+        signed char *__restrict__ axis, unsigned char *__restrict__ error_sign,        \
+        unsigned long long *nonfinite, int axial, int vertex,                         \
+        const double *__restrict__ probes, double single_below, double single_relative, \
+        unsigned long long *__restrict__ graded_list,                                 \
+        unsigned int *__restrict__ graded_count,                                      \
+        unsigned long long *__restrict__ graded_calls
+#define PAGANI_EVALUATE_ARGS                                                         \
+    lower, level, parent_axis, stride, count, offsets, integrals, initial, dense, tuples, \
+        consts, shape, params, params_stride, value, error, axis, error_sign, nonfinite,  \
+        axial, vertex, probes, single_below, single_relative, graded_list, graded_count,  \
+        graded_calls
+
+template <bool GRADED>
+__device__ __forceinline__ void
+pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAMS)
 {
     extern __shared__ double pagani_smem[];
     const int tpr = shape.tpr;
@@ -122,8 +191,14 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
     double *weights = pagani_smem;
     double *fd = pagani_smem + nw5 + group * nfd;
     double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 7;
-    const long long region = (long long)blockIdx.x * groups + group;
-    const bool live = region < count;
+    /* the graded instance's: the group's slot after the partials */
+    pagani_graded_slot *graded =
+        (pagani_graded_slot *)(pagani_smem + nw5 + groups * nfd + groups * (tpr / 32) * 7) +
+        group;
+    const pagani_grading *grading = &graded->grading;
+    const bool live = index < entries;
+    const unsigned long long entry = GRADED && live ? graded_list[index] : 0;
+    const long long region = GRADED ? (long long)(entry >> PAGANI_GRADED_VERTEX_BITS) : index;
     const long long src = shape.implicit ? region >> 1 : region;
     const int side = (int)(region & 1);
     /* live is the same in every lane of a warp (tpr is whole warps); k is
@@ -131,27 +206,40 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
      * points, so that only p stays in a register through it */
     const int k = live ? pagani_gpu_warp_integral_of(offsets, integrals, region) : 0;
     const void *p = params + k * params_stride;
-    double c[PAGANI_N], h[PAGANI_N];
+    double c[PAGANI_N], h[PAGANI_N], lo[PAGANI_N];
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, fmax_q = 0.0;
     double fmin_q = PAGANI_PROBE_NO_MIN;
     int split = -1; /* the parent's split axis (implicit lists) */
+    bool bad = false; /* the graded instance's: f was not finite somewhere */
 
+#if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
+    if (GRADED && live) {
+        if (shape.implicit) split = parent_axis[src];
+        pagani_eval_box(lower, level, stride, src, side, split, initial, k, c, h, lo);
+        if (lane < 32)
+            pagani_graded_measure(c, h, (int)(entry & ((1u << PAGANI_GRADED_VERTEX_BITS) - 1)),
+                                  p, graded);
+    }
+#endif
     for (int t = threadIdx.x; t < nw5; t += blockDim.x)
         weights[t] = consts[PAGANI_EVC_WEIGHTS + t];
     __syncthreads();
+    /* the graded instance: the region's calls so far, and whether it is
+     * graded at all */
+    if (GRADED && live && lane == 0)
+        atomicAdd(graded_calls + k,
+                  (unsigned long long)(1 + 2 * PAGANI_N +
+                                       (grading->vertex >= 0 ? shape.npoints + shape.nprobes
+                                                             : 0)));
+    const bool run = live && (!GRADED || grading->vertex >= 0);
 
-    if (live) {
+    if (run) {
         const double gen = consts[PAGANI_EVC_CORNER_GEN];
         const int ne = shape.nexplicit;
         bool reported = false;
-        if (shape.implicit) split = parent_axis[src];
-#pragma unroll
-        for (int d = 0; d < PAGANI_N; d++) {
-            double l = lower[d * stride + src], w;
-            pagani_gpu_child_box(d, split, side, initial[k * PAGANI_N + d],
-                                 level[d * stride + src], &l, &w);
-            h[d] = w;
-            c[d] = l + 0.5 * w;
+        if (!GRADED) {
+            if (shape.implicit) split = parent_axis[src];
+            pagani_eval_box(lower, level, stride, src, side, split, initial, k, c, h, lo);
         }
         PAGANI_UNROLL(PAGANI_EVAL_UNROLL)
         for (int q = lane; q < ne; q += tpr) {
@@ -159,8 +247,9 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
 #pragma unroll
             for (int d = 0; d < PAGANI_N; d++)
                 xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
-            const double fq = pagani_eval_point(xq, p, q, region, offsets, integrals,
-                                                nonfinite, reported, fmax_q, fmin_q);
+            const double fq = pagani_eval_at<GRADED>(xq, p, q, region, offsets, integrals,
+                                                     nonfinite, reported, fmax_q, fmin_q,
+                                                     grading, lo, h, bad);
             const double *w = weights + 5 * __ldg(tuples + q);
             s0 = fma(w[0], fq, s0);
             s1 = fma(w[1], fq, s1);
@@ -185,9 +274,10 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
 #pragma unroll
                 for (int d = PAGANI_LANE_BITS; d < PAGANI_N; d++)
                     xq[d] = pagani_corner_coordinate(b, d, gen, c[d], h[d]);
-                const double fq = pagani_eval_point(xq, p, ne + b, region, offsets,
-                                                    integrals, nonfinite, reported,
-                                                    fmax_q, fmin_q);
+                const double fq = pagani_eval_at<GRADED>(xq, p, ne + b, region, offsets,
+                                                         integrals, nonfinite, reported,
+                                                         fmax_q, fmin_q, grading, lo, h,
+                                                         bad);
                 s0 = fma(w[0], fq, s0);
                 s1 = fma(w[1], fq, s1);
                 s2 = fma(w[2], fq, s2);
@@ -218,8 +308,10 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         slot[5] = fmax_q;
         slot[6] = fmin_q;
     }
+    if (GRADED && bad) graded->bad = 1;
     __syncthreads();
-    if (!live || lane >= 32) return;
+    if (!run || lane >= 32) return;
+    if (GRADED) bad = graded->bad != 0;
 
     /* The group's first warp: the region's integral, the five sums, the
      * same in every lane. */
@@ -282,18 +374,29 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
         }
     }
 #if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
+    /* the plain instance's: lanes whose axial probe finds f steep at
+     * their face, the vertex f leans to, whether a probe raised E and the
+     * vertex of the largest vertex probe */
+    unsigned steep_lanes = 0;
+    int lean = 0, top_vertex = -1;
+    bool raised = false;
     if (axial) {
-        double floor = 0.0;
+        double floor = 0.0, fq = 0.0;
         if (lane < 2 * PAGANI_N) {
-            double xq[PAGANI_N], fq;
+            double xq[PAGANI_N];
 #pragma unroll
             for (int d = 0; d < PAGANI_N; d++)
                 xq[d] = pagani_probe_axial_coordinate(lane, d, c[d], h[d]);
-            fq = pagani_integrand_device(xq, p);
-            if (!isfinite(fq)) {
-                atomicMin(nonfinite + owner, ((unsigned long long)region << 21) |
-                              (unsigned long long)(shape.npoints + (1 << PAGANI_N) + lane));
-                fq = 0.0;
+            if (GRADED) {
+                fq = pagani_eval_graded(xq, p, grading, lo, h, &bad);
+            } else {
+                fq = pagani_integrand_device(xq, p);
+                if (!isfinite(fq)) {
+                    atomicMin(nonfinite + owner,
+                              ((unsigned long long)region << 21) |
+                                  (unsigned long long)(shape.npoints + (1 << PAGANI_N) + lane));
+                    fq = 0.0;
+                }
             }
             floor = pagani_probe_axial_floor(
                 volume, fd, PAGANI_N, lane / 2, lane & 1,
@@ -304,22 +407,76 @@ pagani_cubature_evaluate(const double *__restrict__ lower,
             e = top;
             split_axis = (__ffs(__ballot_sync(0xffffffffu, floor == top)) - 1) / 2;
             sign = 0;
+            raised = true;
+        }
+        if (!GRADED) {
+            steep_lanes = __ballot_sync(
+                0xffffffffu, lane < 2 * PAGANI_N &&
+                                 pagani_graded_steep(
+                                     fd, PAGANI_N, lane / 2, lane & 1,
+                                     (const pagani_axial_fit *)(consts + PAGANI_EVC_AXIAL_FIT),
+                                     fq));
+            if (steep_lanes) {
+                /* lane 2d: the upper face of axis d, lane 2d + 1 its lower */
+                const double lower_face = __shfl_down_sync(0xffffffffu, fabs(fq), 1);
+                const unsigned upper_larger = __ballot_sync(
+                    0xffffffffu, !(lane & 1) && lane < 2 * PAGANI_N && fabs(fq) > lower_face);
+#pragma unroll
+                for (int d = 0; d < PAGANI_N; d++) lean |= ((upper_larger >> 2 * d) & 1) << d;
+            }
         }
     }
     if (vertex) {
         const double below = probes ? probes[2 * owner] : single_below;
         const double relative = probes ? probes[2 * owner + 1] : single_relative;
-        if ((e <= below || e <= relative * fabs(volume * r0)) &&
-            pagani_vertex_probes(c, h, volume, p, fmax_q, fmin_q, region, shape.npoints,
-                                 nonfinite + owner, &e, &split_axis))
+        if ((GRADED || e <= below || e <= relative * fabs(volume * r0)) &&
+            pagani_vertex_probes<GRADED>(c, h, volume, p, fmax_q, fmin_q, region,
+                                         shape.npoints, nonfinite + owner, grading, lo, &bad,
+                                         steep_lanes != 0 && raised, &top_vertex, &e,
+                                         &split_axis)) {
             sign = 0;
+            raised = true;
+        }
     }
+    if (GRADED) bad = __any_sync(0xffffffffu, bad);
+    if (!GRADED && steep_lanes && lane == 0)
+        graded_list[atomicAdd(graded_count, 1u)] =
+            (unsigned long long)region << PAGANI_GRADED_VERTEX_BITS |
+            (unsigned long long)(raised && top_vertex >= 0 ? top_vertex : lean);
 #endif
-    if (lane == 0) {
+    if (lane == 0 && !(GRADED && (bad || !(e < error[region])))) {
         value[region] = volume * r0;
         error[region] = e;
         axis[region] = (signed char)split_axis;
         error_sign[region] = sign;
+    }
+}
+
+/* The plain evaluation of every region of the list (pagani_evaluate_region,
+ * one group of shape.tpr threads a region). */
+extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
+pagani_cubature_evaluate(PAGANI_EVALUATE_PARAMS)
+{
+    const int groups = blockDim.x / shape.tpr;
+    pagani_evaluate_region<false>((long long)blockIdx.x * groups + threadIdx.x / shape.tpr,
+                                  count, PAGANI_EVALUATE_ARGS);
+}
+
+/* The graded evaluation of the regions the plain one flagged: the
+ * *graded_count entries of graded_list, a group each, the grid's blocks
+ * striding over them (a grid sized for the list's capacity: blocks with
+ * no entry return at once). Its arguments are the plain kernel's; count,
+ * probes, single_below and single_relative unused. */
+extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
+pagani_cubature_evaluate_graded(PAGANI_EVALUATE_PARAMS)
+{
+    const int groups = blockDim.x / shape.tpr;
+    const long long flagged = *graded_count;
+    for (long long first = (long long)blockIdx.x * groups; first < flagged;
+         first += (long long)gridDim.x * groups) {
+        pagani_evaluate_region<true>(first + threadIdx.x / shape.tpr, flagged,
+                                     PAGANI_EVALUATE_ARGS);
+        __syncthreads(); /* the group's shared rows are reused */
     }
 }
 #endif /* !PAGANI_VECTOR */

@@ -19,7 +19,8 @@
  *   reading the constants table instead of a pagani_rule.
  *
  * NVRTC compiles this without headers: its #includes (src/hostdevice.h,
- * rules/fourth_difference.h, rules/probe.h, rules/null_error.h) are
+ * rules/fourth_difference.h, rules/probe.h, rules/graded.h,
+ * rules/null_error.h) are
  * pasted in front of it instead (build-aux/kernel-src). C callers include
  * <math.h> first.
  */
@@ -29,6 +30,7 @@
 #include "hostdevice.h" /* PAGANI_HD */
 #include "rules/fourth_difference.h"
 #include "rules/probe.h"
+#include "rules/graded.h"
 #include "rules/null_error.h"
 
 #ifdef __CUDA_ARCH__
@@ -66,6 +68,19 @@
 /* Halvings beyond this leave every finite width 0 (2^1024 / 2^2100 is
  * below the smallest double), so a level saturates here. */
 #define PAGANI_GPU_MAX_LEVEL 2100
+
+/* What a group of the evaluate kernel's graded pass
+ * (gpu/cubature/cubature_graded.cuh) shares, in shared memory after the
+ * plain pass's rows (the launch sizes it): the region's grading, and
+ * whether f was not finite at one of its points (any thread's). */
+typedef struct pagani_graded_slot {
+    pagani_grading grading;
+    int bad;
+} pagani_graded_slot;
+
+/* A flagged region's entry in the graded list: region << this | vertex
+ * (n <= PAGANI_PROBE_MAX_DIM: the vertex fits). */
+#define PAGANI_GRADED_VERTEX_BITS 10
 
 /* The integer shape of a packed rule and of one launch, passed by value to
  * the evaluate kernel (same layout for nvcc, NVRTC and the C compiler). */

@@ -28,17 +28,29 @@
  * *error and the axis of the largest |sum| in *split_axis, as on the CPU
  * backend, and returns true. A NaN or infinite f counts as 0 and its
  * (region, point) goes to *nonfinite (atomicMin, as the rule's points do).
+ * When want_top or the probes raised *error, *top gets the probe of the
+ * largest |f| (the first on ties, as on the CPU: the vertex a graded
+ * evaluation grades toward, rules/graded.h), else it is left alone.
+ * GRADED (the graded pass): f under grading g of the region with lower
+ * corner lo (pagani_eval_graded), a NaN or infinite f setting *bad
+ * instead of the report.
  */
+template <bool GRADED>
 __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const double *h,
                                                      double volume, const void *params,
                                                      double rule_max, double rule_min,
                                                      long long region, int npoints,
                                                      unsigned long long *nonfinite,
+                                                     const pagani_grading *g,
+                                                     const double *lo, bool *bad,
+                                                     bool want_top, int *top,
                                                      double *error, int *split_axis)
 {
     const int lane = threadIdx.x & 31;
     double xq[PAGANI_N], probe_max = 0.0, probe_min = PAGANI_PROBE_NO_MIN, lane_sum = 0.0;
     double high_sum[PAGANI_N > PAGANI_LANE_BITS ? PAGANI_N - PAGANI_LANE_BITS : 1];
+    double lane_top = -1.0;
+    int lane_vertex = 0;
     bool reported = false;
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
@@ -56,16 +68,24 @@ __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const doub
 #pragma unroll
         for (int d = PAGANI_LANE_BITS; d < PAGANI_N; d++)
             xq[d] = pagani_probe_coordinate(v, d, c[d], h[d]);
-        a = pagani_integrand_device(xq, params);
-        if (!isfinite(a)) {
-            if (!reported) {
-                reported = true;
-                atomicMin(nonfinite, ((unsigned long long)region << 21) |
-                                         (unsigned long long)(npoints + v));
+        if (GRADED) {
+            a = pagani_eval_graded(xq, params, g, lo, h, bad);
+        } else {
+            a = pagani_integrand_device(xq, params);
+            if (!isfinite(a)) {
+                if (!reported) {
+                    reported = true;
+                    atomicMin(nonfinite, ((unsigned long long)region << 21) |
+                                             (unsigned long long)(npoints + v));
+                }
+                a = 0.0;
             }
-            a = 0.0;
         }
         a = fabs(a);
+        if (a > lane_top) {
+            lane_top = a;
+            lane_vertex = v;
+        }
         probe_max = fmax(probe_max, a);
         probe_min = fmin(probe_min, a);
         lane_sum += a;
@@ -76,6 +96,7 @@ __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const doub
     probe_max = pagani_warp_max(probe_max);
     probe_min = pagani_warp_min(probe_min);
     const double floor = pagani_probe_floor(volume, probe_max, probe_min, rule_max, rule_min);
+    if (want_top || floor > *error) *top = pagani_warp_argmax(lane_top, lane_vertex);
     if (!(floor > *error)) return false;
     double best = -1.0;
 #pragma unroll

@@ -35,11 +35,13 @@ struct tsum {
     double v, e;
 };
 
-/* What classify hands back per integral: its sums and the evaluation's
- * first NaN report (region << 21 | point, or all ones). */
+/* What classify hands back per integral: its sums, the evaluation's
+ * first NaN report (region << 21 | point, or all ones) and f's calls in
+ * the evaluation's graded pass. */
 struct integral_sums {
     csum cls;
     unsigned long long nonfinite;
+    unsigned long long graded_calls;
 };
 
 __host__ __device__ __forceinline__ csum csum_zero()
@@ -158,17 +160,20 @@ static unsigned tile_blocks(long long tiles)
 
 /* Where a classify tile's sums go: the next level's partials, or, on the
  * last level, integral k's results (total), with its NaN report
- * (re-armed). */
+ * (re-armed) and graded calls (as they stand: every classify of an
+ * iteration reports them, as the CPU's sum over its regions does). */
 struct csum_sink {
     csum *out;
     integral_sums *res;
     unsigned long long *nonfinite;
+    unsigned long long *graded_calls;
     __device__ void total(int k, csum s) const
     {
         if (s.na == 0) s.mn = s.mx = 0.0;
         res[k].cls = s;
         res[k].nonfinite = nonfinite[k];
         nonfinite[k] = ~0ULL;
+        res[k].graded_calls = graded_calls[k];
     }
     __device__ void operator()(const tiling &tl, int t, int k, csum s) const
     {

@@ -24,3 +24,14 @@ __device__ __forceinline__ double pagani_warp_min(double v)
     for (int off = 16; off > 0; off >>= 1) v = fmin(v, __shfl_xor_sync(0xffffffffu, v, off));
     return v;
 }
+
+/* The `index` of the lane whose `v` is the warp's largest, the smallest
+ * such index on ties (a lane's index: the first of its largest). */
+__device__ __forceinline__ int pagani_warp_argmax(double v, int index)
+{
+    const double top = pagani_warp_max(v);
+    int least = v == top ? index : 0x7fffffff;
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) least = min(least, __shfl_xor_sync(0xffffffffu, least, off));
+    return least;
+}

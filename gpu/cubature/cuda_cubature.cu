@@ -42,9 +42,14 @@
  *
  * An iteration on the device (cubature_driver.c's iterate), its launches,
  * copies and waits (a wait: the host blocks on the stream, a round trip):
- *  - evaluate: the evaluate kernel; the check kernel while some region's
- *    sign is unknown (check_above finite); K > 1 with probes or checks:
- *    one copy of the thresholds up. No wait.
+ *  - evaluate: the evaluate kernel; with axial probes (a scalar
+ *    integrand) a memset of the graded counts before it and the graded
+ *    pass after it (the evaluate kernel's graded instance, over the
+ *    regions it flagged where f is steep at a face: a grid of at most
+ *    GRADED_BLOCKS_PER_SM blocks an SM that returns at once when none
+ *    is); the check kernel while some region's sign is unknown
+ *    (check_above finite); K > 1 with probes or checks: one copy of the
+ *    thresholds up. No wait.
  *  - classify: K > 1: one copy of the requests up; classify_kernel (up to
  *    65536 regions an integral it sums both levels itself, by tickets),
  *    then combine_kernel per further level; after an iteration that read
@@ -71,7 +76,7 @@
  *    counted on the device); K > 1: the new layout up. No wait.
  * So an iteration of one integral is 4 launches (evaluate, check,
  * classify, scan and split) on a short list, 6 on a long one, and one
- * wait; 3 launches (a short list) and 2 copies more in the iterations
+ * wait, with axial probes a memset and a launch more (the graded pass); 3 launches (a short list) and 2 copies more in the iterations
  * that search. A vector integrand adds its kernels
  * (cuda_cubature_vector.cuh). Per call: setup's reset_kernel and the
  * rule's and parameters' copies when they change, load's copies and
@@ -111,6 +116,7 @@
 #define CHECK_BLOCK 256   /* threads of a check block: 16 regions at once */
 #define CHECK_REGIONS_PER_BLOCK (CHECK_BLOCK / PAGANI_CHECK_POINTS)
 #define CHECK_BLOCKS_PER_SM 8
+#define GRADED_BLOCKS_PER_SM 4 /* blocks of the graded pass an SM, at most */
 #define STRIDE_ALIGN 32   /* region stride: a multiple of this */
 #define HOST_STATS_MAX 131072 /* threshold statistics of an integral of up to
                                  this many regions from the sorted copy on the
@@ -177,6 +183,8 @@ static size_t carve_batch(cuda_cubature *c, char *base, int integrals, int n,
     CARVE(c->offsets, int *, layout_ints(integrals) * sizeof(int));
     CARVE(c->initial, double *, k * (size_t)n * sizeof(double));
     CARVE(c->nonfinite, unsigned long long *, k * sizeof(unsigned long long));
+    CARVE(c->graded_calls, unsigned long long *, (k + 1) * sizeof(unsigned long long));
+    if (base) c->graded_count = (unsigned int *)(c->graded_calls + k);
     CARVE(c->evaluate_thresholds, double *, 3 * k * sizeof(double));
     CARVE(c->thresholds, double *, k * sizeof(double));
     CARVE(c->requests, classify_request *, k * sizeof(classify_request));
@@ -323,17 +331,19 @@ static int upload_params(cuda_state *st, int integrals, const void *params, size
 }
 
 /* One thread per integral k: arms its NaN report (all ones: none) and
- * zeroes its classify ticket; thread 0 also threshold_kernel's ticket.
- * What three memsets did, in one launch. */
+ * zeroes its classify ticket and graded calls; thread 0 also
+ * threshold_kernel's ticket. What four memsets did, in one launch. */
 __global__ void __launch_bounds__(RED_THREADS)
 reset_kernel(int integrals, unsigned long long *__restrict__ nonfinite,
-             unsigned int *__restrict__ tickets, unsigned int *__restrict__ ticket)
+             unsigned int *__restrict__ tickets, unsigned int *__restrict__ ticket,
+             unsigned long long *__restrict__ graded_calls)
 {
     const int k = blockIdx.x * RED_THREADS + threadIdx.x;
     if (k == 0) *ticket = 0;
     if (k >= integrals) return;
     nonfinite[k] = ~0ULL;
     tickets[k] = 0;
+    graded_calls[k] = 0;
 }
 
 static int cu_setup(void *state, const cubature_job *job)
@@ -406,13 +416,14 @@ static int cu_setup(void *state, const cubature_job *job)
     c->axial = job->probes && job->rule->nprobes > 0;
     c->evaluate = ci->kernel[0];
     c->check = ci->kernel[1];
+    c->evaluate_graded = ci->kernel[2];
     for (int k = 0; k < K; k++) c->counts[k] = 0;
     if ((rc = upload_rule(st, job->rule)) != PAGANI_OK ||
         (rc = vector_setup(st, job, vector_base, stride, most_tiles,
                            c->packed.shape.nweights, c->evaluate)) != PAGANI_OK)
         return rc;
     reset_kernel<<<(unsigned)((K + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
-                   st->stream>>>(K, c->nonfinite, c->tickets, c->ticket);
+                   st->stream>>>(K, c->nonfinite, c->tickets, c->ticket, c->graded_calls);
     CUDA_TRY(ctx, cudaGetLastError());
     /* the sign of a vector integrand's pair (V, E) is never known: its
      * evaluate kernel leaves these bytes 0 for the whole run */
@@ -542,6 +553,7 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     int integrals = c->integrals, probing = 0, checks = 0, vertex, rc;
     double single_below = probe_below[0], single_relative = probe_relative[0];
     long long stride = c->stride;
+    unsigned long long *graded_list;
     size_t shared;
 
     c->sorted_valid = 0;
@@ -564,14 +576,34 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
 
     shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
                                (size_t)groups * (tpr / 32) * 7);
+    /* the graded list: check_diff's room, which the check kernel writes
+     * only after the graded pass read the list */
+    graded_list = (unsigned long long *)c->check_diff;
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
                     &initial, &dense, &tuples, &consts, &shape, &params, &params_stride,
                     &c->value, &c->error, &c->axis, &c->error_sign, &c->nonfinite,
                     &c->axial, &vertex,
-                    &probes, &single_below, &single_relative};
+                    &probes, &single_below, &single_relative,
+                    &graded_list, &c->graded_count, &c->graded_calls};
+    if (c->axial)
+        CUDA_TRY(st->ctx, cudaMemsetAsync(c->graded_calls, 0,
+                                          ((size_t)integrals + 1) * sizeof(unsigned long long),
+                                          st->stream));
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));
+    if (c->axial) {
+        /* the graded pass: every vertex probe on (its instance ignores
+         * the thresholds), a grid that strides over the flagged regions */
+        long long blocks = (count + groups - 1) / groups;
+        vertex = 1;
+        if (blocks > (long long)st->sm_count * GRADED_BLOCKS_PER_SM)
+            blocks = (long long)st->sm_count * GRADED_BLOCKS_PER_SM;
+        CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate_graded,
+                                           dim3((unsigned)blocks), dim3(block), args,
+                                           shared + (size_t)groups * sizeof(pagani_graded_slot),
+                                           st->stream));
+    }
     return checks ? launch_check(st, shape, probes ? probes + 2 * integrals : NULL,
                                  check_above[0])
                   : PAGANI_OK;
@@ -594,6 +626,7 @@ static void read_sums(const cuda_cubature *c, int k, cubature_sums *s)
     s->min_error = r->cls.mn;
     s->max_error = r->cls.mx;
     s->parts = r->cls.parts;
+    s->parts.graded_calls = (double)r->graded_calls;
     if (r->nonfinite != ~0ULL) {
         s->nonfinite_region = (long long)(r->nonfinite >> 21);
         s->nonfinite_point = (int)(r->nonfinite & ((1ULL << 21) - 1));
@@ -607,7 +640,8 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
     cuda_cubature *c = st->cubature;
     const int K = c->integrals;
     const classify_request *asked = requests;
-    csum_sink sink = {c->partials[0], (integral_sums *)c->results_dev, c->nonfinite};
+    csum_sink sink = {c->partials[0], (integral_sums *)c->results_dev, c->nonfinite,
+                      c->graded_calls};
     tiling tl = all_tiles(c, 0);
     int rc;
 
@@ -680,8 +714,9 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
 
 int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
 {
-    static const char *const scalar[2] = {"pagani_cubature_evaluate",
-                                           "pagani_cubature_check"};
+    static const char *const scalar[3] = {"pagani_cubature_evaluate",
+                                           "pagani_cubature_check",
+                                           "pagani_cubature_evaluate_graded"};
     static const char *const vector[1] = {"pagani_cubature_evaluate_vector"};
     const int several = f->vector_form && f->ncomp > 1;
     pagani_context *ctx = st->ctx;
@@ -696,7 +731,7 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature kernel text");
     }
     rc = cuda_integrand_kernels(ctx, f, text, "cubature", several ? vector : scalar,
-                                ci->kernel, several ? 1 : 2, &ci->module);
+                                ci->kernel, several ? 1 : 3, &ci->module);
     free(text);
     if (rc != PAGANI_OK) {
         free(ci);

@@ -11,10 +11,11 @@
 /* An integrand's compiled kernels (device_module[PAGANI_CUBATURE]): the
  * evaluate kernel, which runs the probes too, cubature_evaluate.cuh's, or
  * cubature_evaluate_vector.cuh's for one of several components; and for
- * a scalar integrand the randomized check, cubature_check.cuh's. */
+ * a scalar integrand the randomized check, cubature_check.cuh's, and the
+ * graded pass, cubature_evaluate.cuh's graded instance. */
 typedef struct cuda_integrand {
     cuda_module *module;
-    cudaKernel_t kernel[2]; /* evaluate, check */
+    cudaKernel_t kernel[3]; /* evaluate, check, evaluate_graded */
 } cuda_integrand;
 
 struct cuda_cubature {
@@ -35,7 +36,10 @@ struct cuda_cubature {
     signed char *axis;
     unsigned char *active;
     unsigned char *error_sign; /* rules/error_sign.h */
-    double *check_diff;        /* a checked region's V - M and its */
+    double *check_diff;        /* a checked region's V - M and its; from
+                                  the evaluate kernel to the graded pass,
+                                  which precede the check kernel, the
+                                  graded list (cu_evaluate) */
     double *check_var;         /* variance (rules/random_check.h) */
     int *scan;                 /* capacity + 1 */
     void *temp;                /* CUB's scratch: the scan, the sorts */
@@ -51,6 +55,11 @@ struct cuda_cubature {
     int *offsets;              /* the layout's rows (batch_layout.h) */
     double *initial;           /* initial widths [k * n + d] */
     unsigned long long *nonfinite; /* NaN report per integral */
+    unsigned long long *graded_calls; /* f's calls of the graded pass per
+                                         integral, then (graded_count)
+                                         the regions the evaluate kernel
+                                         flagged: zeroed in one memset */
+    unsigned int *graded_count;
     double *evaluate_thresholds; /* what evaluate's kernels compare E with:
                                     probe_below, probe_relative per integral,
                                     then check_above per integral */
@@ -102,6 +111,7 @@ struct cuda_cubature {
     const pagani_rule *rule;
     cudaKernel_t evaluate;
     cudaKernel_t check;        /* the randomized check (scalar integrands) */
+    cudaKernel_t evaluate_graded; /* the graded pass (scalar integrands) */
     cubature_vector vec;       /* an integrand of several components */
 };
 

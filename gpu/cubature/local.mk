@@ -9,7 +9,8 @@
 # holds the operations; the evaluate kernels (cubature_evaluate.cuh with
 # the warp helpers of cubature_warp.cuh and the vertex probes of
 # cubature_probe.cuh, for several components cubature_evaluate_vector.cuh)
-# and the math they share with the host (cubature_math.h, rules/probe.h)
+# and the math they share with the host (cubature_math.h, rules/probe.h,
+# rules/graded.h with the graded pass's cubature_graded.cuh)
 # become one C string, gpu/cubature/cubature_kernel_src.h, that NVRTC
 # compiles per integrand.
 
@@ -37,7 +38,7 @@ gpu/cubature/cuda_cubature.lo: gpu/cubature/cubature_kernel_src.h \
 	$(top_srcdir)/gpu/cubature/cuda_cubature_checkpoint.cuh \
 	$(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/gpu/cubature/cubature_math.h $(top_srcdir)/rules/fourth_difference.h \
-	$(top_srcdir)/rules/probe.h $(top_srcdir)/rules/error_sign.h \
+	$(top_srcdir)/rules/probe.h $(top_srcdir)/rules/graded.h $(top_srcdir)/rules/error_sign.h \
 	$(top_srcdir)/src/sampling/philox.h $(top_srcdir)/rules/random_check.h \
 	$(top_srcdir)/rules/null_error.h \
 	$(top_srcdir)/src/backend.h \
@@ -47,10 +48,12 @@ endif
 PAGANI_CUBATURE_KERNEL_PARTS = $(top_srcdir)/src/hostdevice.h \
 	$(top_srcdir)/gpu/jit/vector_eval.cuh \
 	$(top_srcdir)/rules/fourth_difference.h $(top_srcdir)/rules/probe.h \
+	$(top_srcdir)/rules/graded.h \
 	$(top_srcdir)/rules/error_sign.h $(top_srcdir)/src/sampling/philox.h \
 	$(top_srcdir)/rules/random_check.h $(top_srcdir)/rules/component_norm.h \
 	$(top_srcdir)/rules/null_error.h $(top_srcdir)/gpu/cubature/cubature_math.h \
 	$(top_srcdir)/gpu/cubature/cubature_warp.cuh \
+	$(top_srcdir)/gpu/cubature/cubature_graded.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_probe.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_evaluate.cuh \
 	$(top_srcdir)/gpu/cubature/cubature_check.cuh \
@@ -62,7 +65,8 @@ gpu/cubature/cubature_kernel_src.h: $(PAGANI_CUBATURE_KERNEL_PARTS) $(PAGANI_KER
 
 EXTRA_DIST += gpu/cubature/cuda_cubature.cu gpu/cubature/cubature_evaluate.cuh \
 	gpu/cubature/cubature_check.cuh \
-	gpu/cubature/cubature_warp.cuh gpu/cubature/cubature_probe.cuh gpu/cubature/cubature_tiles.cuh \
+	gpu/cubature/cubature_warp.cuh gpu/cubature/cubature_graded.cuh \
+	gpu/cubature/cubature_probe.cuh gpu/cubature/cubature_tiles.cuh \
 	gpu/cubature/cubature_sorted.cuh gpu/cubature/cubature_split.cuh \
 	gpu/cubature/cubature_vector.cuh gpu/cubature/cuda_cubature_state.cuh \
 	gpu/cubature/cuda_cubature_vector.cuh gpu/cubature/cuda_cubature_threshold.cuh \
