@@ -13,7 +13,9 @@
  *    cap, measured outside make check (HCUBATURE_CONVERGED below);
  *  - corners with a random exponent on each axis in 3 and 4 dimensions
  *    (check_corners): none converges beyond its tolerance or its
- *    reported error, and at least CORNERS_AT_LEAST do;
+ *    reported error, and at least CORNERS_AT_LEAST do; the same on the
+ *    CUDA backend where a GPU is (skipped otherwise), which grades the
+ *    same regions;
  *  - two runs that gave up before: x^-0.9 in 1-D at 1e-7 needs more than
  *    200 iterations (each halving of the region at the singular end cuts
  *    its error by only 2^-0.1), and x_0^-0.9 in 3-D at 1e-3, whose list
@@ -131,7 +133,7 @@ static void check_sweep(pagani_context *ctx)
 #define CORNERS_AT_LEAST 20
 #define HCUBATURE_CORNERS 9
 #define HCUBATURE_CORNERS_FALSE 1
-static void check_corners(pagani_context *ctx)
+static void check_corners(pagani_context *ctx, const char *backend)
 {
     const double eps[3] = {1e-3, 1e-5, 1e-7};
     unsigned long long state = 3333;
@@ -143,7 +145,8 @@ static void check_corners(pagani_context *ctx)
                 singular_case s = singular_corner_make(n, CORNER_LEAST, CORNER_MOST,
                                                        eps[e], &state);
                 char what[64];
-                snprintf(what, sizeof what, "%d-D corner, exponents up to %.2f", n, s.a);
+                snprintf(what, sizeof what, "%s: %d-D corner, exponents up to %.2f",
+                         backend, n, s.a);
                 runs++;
                 converged += check_case(ctx, &s, what);
             }
@@ -223,10 +226,16 @@ int main(void)
         return tap_exit_code();
     }
     check_sweep(ctx);
-    check_corners(ctx);
+    check_corners(ctx, "CPU");
     check_counts(ctx);
     check_regressions(ctx);
-    tap_done();
     pagani_context_destroy(ctx);
+    ctx = NULL;
+    if (pagani_context_create(&ctx, PAGANI_BACKEND_CUDA) == PAGANI_OK)
+        check_corners(ctx, "CUDA");
+    else
+        tap_skip("the corners on the CUDA backend: no usable GPU");
+    pagani_context_destroy(ctx);
+    tap_done();
     return tap_exit_code();
 }
