@@ -76,7 +76,8 @@
  *    counted on the device); K > 1: the new layout up. No wait.
  * So an iteration of one integral is 4 launches (evaluate, check,
  * classify, scan and split) on a short list, 6 on a long one, and one
- * wait, with axial probes a memset and a launch more (the graded pass); 3 launches (a short list) and 2 copies more in the iterations
+ * wait, with axial probes a memset and a launch more (the graded pass);
+ * 3 launches (a short list) and 2 copies more in the iterations
  * that search. A vector integrand adds its kernels
  * (cuda_cubature_vector.cuh). Per call: setup's reset_kernel and the
  * rule's and parameters' copies when they change, load's copies and
