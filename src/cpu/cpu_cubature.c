@@ -428,11 +428,7 @@ static int cpu_filter_split(void *state, const double *thresholds,
             cpu_vector_merge(c, k, finished + 2 * (size_t)c->ncomp * k);
     for (int k = 0; k < c->integrals; k++) { /* exclusive scan, per integral */
         long long before = total;
-        for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++) {
-            long long kept = c->tile_kept[t];
-            c->tile_kept[t] = total;
-            total += kept;
-        }
+        total = cpu_tile_scan(c->tile_kept, c->first_tile[k], c->first_tile[k + 1], total);
         new_counts[k] = 2 * (total - before);
     }
     if (2 * total > c->capacity)

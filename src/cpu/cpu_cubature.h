@@ -104,6 +104,20 @@ static inline long long cpu_tile_end(const cpu_cubature *c, long long t, int k)
     return next < end ? next : end;
 }
 
+/* Replaces counts[first .. last) by their exclusive scan starting at
+ * `start` (each entry becomes where its tile's items begin); returns the
+ * place after the last. */
+static inline long long cpu_tile_scan(long long *counts, long long first, long long last,
+                                      long long start)
+{
+    for (long long t = first; t < last; t++) {
+        long long n = counts[t];
+        counts[t] = start;
+        start += n;
+    }
+    return start;
+}
+
 /* Berntsen's two-level error for a sibling pair: values v[0], v[1] whose
  * parent had `parent`, errors e[0], e[1] refined in place; with `sign`
  * (else NULL), their sign bytes take the pair's change as their parent's

@@ -128,13 +128,9 @@ static long long scan_places(cpu_cubature *c, long long *new_counts,
     long long total = 0;
     *held_total = 0;
     for (int k = 0; k < c->integrals; k++) {
-        long long pair = total / 2, held = 0, split;
-        for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++) {
-            long long n = c->tile_kept[t];
-            c->tile_kept[t] = pair;
-            pair += n;
-        }
-        split = pair - total / 2;
+        long long held = 0;
+        const long long split = cpu_tile_scan(c->tile_kept, c->first_tile[k],
+                                              c->first_tile[k + 1], total / 2) - total / 2;
         for (long long t = c->first_tile[k]; t < c->first_tile[k + 1]; t++) {
             long long n = c->tile_held[t];
             c->tile_held[t] = total + 2 * split + held;
@@ -224,7 +220,7 @@ int cpu_kept_errors(void *state, int k, double above, double *errors,
     cpu_state *s = state;
     cpu_cubature *c = s->cubature;
     long long first = c->first_tile[k], tiles = c->first_tile[k + 1] - first;
-    long long *start = c->tile_kept + first, total = 0;
+    long long *start = c->tile_kept + first;
     const int team = cpu_team(s, (double)c->counts[k]);
 
 #pragma omp parallel for schedule(static) num_threads(team)
@@ -234,17 +230,12 @@ int cpu_kept_errors(void *state, int k, double above, double *errors,
             n += c->active[i] && c->error[i] > above;
         start[t] = n;
     }
-    for (long long t = 0; t < tiles; t++) {
-        long long n = start[t];
-        start[t] = total;
-        total += n;
-    }
+    *count = cpu_tile_scan(start, 0, tiles, 0);
 #pragma omp parallel for schedule(static) num_threads(team)
     for (long long t = 0; t < tiles; t++) {
         long long j = start[t];
         for (long long i = c->tile_start[first + t]; i < cpu_tile_end(c, first + t, k); i++)
             if (c->active[i] && c->error[i] > above) errors[j++] = c->error[i];
     }
-    *count = total;
     return PAGANI_OK;
 }
