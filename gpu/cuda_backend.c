@@ -162,8 +162,8 @@ static int cuda_prepare_integrand(void *state, pagani_integrand *f)
         return pagani_fail(st->ctx, PAGANI_ERR_NO_FORM, "the CUDA backend runs "
                            "integrands given as source only");
     CUDA_TRY(st->ctx, cudaSetDevice(st->device));
-    if (f->n <= PAGANI_MAX_CUBATURE_DIM && !f->device_module[PAGANI_CUBATURE])
-        return cuda_cubature_prepare(st, f);
+    if (f->n <= PAGANI_MAX_CUBATURE_DIM && !f->device_module[0][PAGANI_CUBATURE])
+        return cuda_cubature_prepare(st, f, 0);
     return PAGANI_OK;
 }
 

@@ -51,8 +51,10 @@ int cuda_fail(pagani_context *ctx, cudaError_t err, const char *call);
 extern const cubature_ops pagani_cuda_cubature_ops;
 /* Whether the library's own kernels run on this device. */
 int cuda_cubature_check(cuda_state *st);
-/* NVRTC-compiles f's evaluate kernel into f->device_module[PAGANI_CUBATURE]. */
-int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f);
+/* NVRTC-compiles f's evaluate kernels into
+ * f->device_module[mapped][PAGANI_CUBATURE] (mapped: the entry that reads
+ * the domain map's header, cuda_integrand.h). */
+int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f, int mapped);
 void cuda_cubature_release(cuda_state *st, pagani_integrand *f);
 /* Frees the region lists and rule tables. */
 void cuda_cubature_free(cuda_state *st);

@@ -138,10 +138,14 @@ struct pagani_integrand {
     struct pagani_gradient *gradient; /* the layout of a gradient
                                      integrand's components (owned), or
                                      NULL */
-    /* The backend's compiled forms, one per method (indexed by
-     * pagani_method: PAGANI_CUBATURE, PAGANI_VEGAS, PAGANI_QMC); each made
-     * on first use and freed by the backend's release_integrand. */
-    void *device_module[4];
+    /* The backend's compiled forms, [mapped][method]: per method (indexed
+     * by pagani_method: PAGANI_CUBATURE, PAGANI_VEGAS, PAGANI_QMC) one
+     * whose entry calls f at the point with the caller's block (mapped 0)
+     * and one that reads the domain map's header first (mapped 1: runs
+     * with an unbounded axis or break points,
+     * cuda_integrand_mapped); each made on first use and freed by
+     * the backend's release_integrand. */
+    void *device_module[2][4];
 };
 
 /* Whether f has a host form the CPU can call. */

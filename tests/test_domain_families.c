@@ -1,6 +1,6 @@
 /*
  * test_domain_families.c - issue 33's families over unbounded domains
- * on the CPU backend, against analytic values, with the options the
+ * on the CPU backend (and CUDA), against analytic values, with the options the
  * README ("Domains and singularities") tells a user to set:
  *
  * - Gaussians over R^n, n = 1 to 6, widths 1e-2 to 1e3, centres up to
@@ -10,7 +10,10 @@
  * - exp(-|x|) products over half-lines of either side, rates 0.5 to 4,
  *   with either map and domain_scales the decay lengths (1/rate);
  * - (1 + r^2)^-k over R^3, k = 2, 3, 4 (pi^(3/2) Gamma(k - 3/2)/Gamma(k));
- * - a batch of Gaussians and a vector of moments with the new options.
+ * - a batch of Gaussians and a vector of moments with the new options;
+ * - one integrand over a finite box and over R^2 by turns;
+ * and the source integrands (the Gaussians, the turns) again on the CUDA
+ * backend where a GPU is (skipped otherwise).
  *
  * Cubature must converge within its tolerance on every smooth one: 1e-6
  * up to 4 dimensions (also 1e-8 on the exponential map's products), 1e-4
@@ -232,6 +235,42 @@ static void check_power_tails(pagani_context *ctx)
     }
 }
 
+/* One integrand over a finite box and over R^2 by turns, every method:
+ * e^(-(x0^2 + x1^2)/2), 2 pi on both (on [-9, 9]^2 to 1e-18). On CUDA a
+ * run with an unbounded axis needs the kernels whose entry reads the
+ * map's header, any other the plain ones (cuda_integrand.h): each must
+ * get its own, in either order; plain kernels on the mapped run would
+ * integrate f over (-1, 1)^2 instead (2.93). */
+static void check_plain_and_mapped(pagani_context *ctx)
+{
+    const double box_lower[2] = {-9.0, -9.0}, box_upper[2] = {9.0, 9.0};
+    const double all_lower[2] = {-INFINITY, -INFINITY};
+    const double all_upper[2] = {INFINITY, INFINITY};
+    pagani_integrand *f = NULL;
+    int rc = pagani_integrand_from_source(ctx, &f, 2,
+                                          "exp(-0.5 * (x[0] * x[0] + x[1] * x[1]))",
+                                          NULL, 0);
+
+    for (int m = 0; m < 3; m++) {
+        for (int turn = 0; turn < 4; turn++) {
+            const int mapped = turn % 2;
+            pagani_options o = options_for(methods[m], m == 0 ? 1e-6 : 1e-3);
+            pagani_result r;
+            char what[64];
+            int got;
+
+            snprintf(what, sizeof what, "e^(-|x|^2/2) over %s, run %d",
+                     mapped ? "R^2" : "[-9, 9]^2", turn + 1);
+            got = rc == PAGANI_OK
+                      ? pagani_integrate(ctx, f, mapped ? all_lower : box_lower,
+                                         mapped ? all_upper : box_upper, &o, &r)
+                      : rc;
+            judge(got, &r, &o, 2.0 * M_PI, m == 0, what);
+        }
+    }
+    pagani_integrand_destroy(f);
+}
+
 /* A batch of Gaussians of width 1e3 about 1e4 (each block its own
  * width) with the centre and scale set: each result the single call's,
  * bit for bit, converged within 1e-6; and the moments of exp(-x0 - x1)
@@ -289,7 +328,7 @@ static void check_batch_and_vector(pagani_context *ctx)
 
 int main(void)
 {
-    pagani_context *ctx = NULL;
+    pagani_context *ctx = NULL, *gpu = NULL;
 
     if (pagani_context_create(&ctx, PAGANI_BACKEND_CPU) != PAGANI_OK) {
         printf("1..0 # SKIP no CPU context\n");
@@ -300,6 +339,16 @@ int main(void)
     check_half_lines(ctx);
     check_power_tails(ctx);
     check_gaussians(ctx);
+    check_plain_and_mapped(ctx);
+    /* the integrands given as source, again on CUDA */
+    if (pagani_context_create(&gpu, PAGANI_BACKEND_CUDA) == PAGANI_OK) {
+        check_plain_and_mapped(gpu);
+        check_gaussians(gpu);
+    } else {
+        tap_skip("the Gaussians and the plain and mapped runs on the CUDA "
+                 "backend: no usable GPU");
+    }
+    pagani_context_destroy(gpu);
     tap_done();
     pagani_context_destroy(ctx);
     return tap_exit_code();

@@ -354,6 +354,7 @@ static int cu_setup(void *state, const cubature_job *job)
     pagani_integrand *f = (pagani_integrand *)job->integrand;
     const int K = job->integrals;
     const void *params = job->params;
+    const int mapped = cuda_integrand_mapped(params);
     cuda_integrand *ci;
     cuda_cubature *c;
     long long stride, most_tiles;
@@ -362,10 +363,10 @@ static int cu_setup(void *state, const cubature_job *job)
     int rc;
 
     CUDA_TRY(ctx, cudaSetDevice(st->device));
-    if (!f->device_module[PAGANI_CUBATURE] && f->source && job->n <= 20 &&
-        (rc = cuda_cubature_prepare(st, f)) != PAGANI_OK)
+    if (!f->device_module[mapped][PAGANI_CUBATURE] && f->source && job->n <= 20 &&
+        (rc = cuda_cubature_prepare(st, f, mapped)) != PAGANI_OK)
         return rc;
-    if (!(ci = (cuda_integrand *)f->device_module[PAGANI_CUBATURE]))
+    if (!(ci = (cuda_integrand *)f->device_module[mapped][PAGANI_CUBATURE]))
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the integrand has no CUDA "
                            "evaluation kernel (it needs source)");
     if (!st->cubature && (rc = make_state(st)) != PAGANI_OK) return rc;
@@ -713,7 +714,7 @@ extern "C" const cubature_ops pagani_cuda_cubature_ops = {
 
 /* ---- integrands and device checks ------------------------------------ */
 
-int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
+int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f, int mapped)
 {
     static const char *const scalar[3] = {"pagani_cubature_evaluate",
                                            "pagani_cubature_check",
@@ -731,25 +732,28 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f)
         free(text);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "cubature kernel text");
     }
-    rc = cuda_integrand_kernels(ctx, f, text, "cubature", several ? vector : scalar,
+    rc = cuda_integrand_kernels(ctx, f, text, "cubature", mapped,
+                                several ? vector : scalar,
                                 ci->kernel, several ? 1 : 3, &ci->module);
     free(text);
     if (rc != PAGANI_OK) {
         free(ci);
         return rc;
     }
-    f->device_module[PAGANI_CUBATURE] = ci;
+    f->device_module[mapped][PAGANI_CUBATURE] = ci;
     return PAGANI_OK;
 }
 
 void cuda_cubature_release(cuda_state *st, pagani_integrand *f)
 {
-    cuda_integrand *ci = (cuda_integrand *)f->device_module[PAGANI_CUBATURE];
     (void)st;
-    if (!ci) return;
-    cuda_module_destroy(ci->module);
-    free(ci);
-    f->device_module[PAGANI_CUBATURE] = NULL;
+    for (int mapped = 0; mapped < 2; mapped++) {
+        cuda_integrand *ci = (cuda_integrand *)f->device_module[mapped][PAGANI_CUBATURE];
+        if (!ci) continue;
+        cuda_module_destroy(ci->module);
+        free(ci);
+        f->device_module[mapped][PAGANI_CUBATURE] = NULL;
+    }
 }
 
 int cuda_cubature_check(cuda_state *st)

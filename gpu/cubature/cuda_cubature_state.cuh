@@ -8,8 +8,8 @@
 
 /* ---- state ----------------------------------------------------------- */
 
-/* An integrand's compiled kernels (device_module[PAGANI_CUBATURE]): the
- * evaluate kernel, which runs the probes too, cubature_evaluate.cuh's, or
+/* An integrand's compiled kernels (device_module[mapped][PAGANI_CUBATURE]):
+ * the evaluate kernel, which runs the probes too, cubature_evaluate.cuh's, or
  * cubature_evaluate_vector.cuh's for one of several components; and for
  * a scalar integrand the randomized check, cubature_check.cuh's, and the
  * graded pass, cubature_evaluate.cuh's graded instance. */

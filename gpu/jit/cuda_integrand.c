@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/jit/cuda_integrand.h"
+#include "domain/domain.h"
 #include "gradient/gradient.h"
 #include "jit/source_env.h"
 
@@ -16,11 +17,11 @@
 static const char diag_errors[] = "--diag-error=940,117,549";
 
 int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
-                          const char *kernels, const char *what,
+                          const char *kernels, const char *what, int mapped,
                           cuda_module **out)
 {
     char option[32];
-    const char *options[2] = {option, diag_errors};
+    const char *options[3] = {option, diag_errors, "-DPAGANI_DOMAIN_PLAIN"};
     char *unit, *full;
     size_t a, b;
     int rc;
@@ -48,7 +49,7 @@ int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
     memcpy(full + a + 1, kernels, b + 1);
     free(unit);
     snprintf(option, sizeof option, "-DPAGANI_N=%d", f->n);
-    rc = cuda_module_build(ctx, full, what, options, 2, out);
+    rc = cuda_module_build(ctx, full, what, options, mapped ? 2 : 3, out);
     free(full);
     if (rc == PAGANI_ERR_COMPILE && f->gradient)
         rc = pagani_gradient_explain(ctx);
@@ -56,11 +57,11 @@ int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
 }
 
 int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
-                           const char *text, const char *what,
+                           const char *text, const char *what, int mapped,
                            const char *const *names, cudaKernel_t *kernels,
                            int count, cuda_module **out)
 {
-    int rc = cuda_integrand_module(ctx, f, text, what, out);
+    int rc = cuda_integrand_module(ctx, f, text, what, mapped, out);
     for (int i = 0; rc == PAGANI_OK && i < count; i++)
         rc = cuda_module_kernel(ctx, *out, names[i], &kernels[i]);
     if (rc != PAGANI_OK) {
@@ -68,6 +69,11 @@ int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
         *out = NULL;
     }
     return rc;
+}
+
+int cuda_integrand_mapped(const void *params)
+{
+    return params && *(const double *)params == PAGANI_DOMAIN_MARK;
 }
 
 char *cuda_kernel_variant(const char *env, const char *kernels)

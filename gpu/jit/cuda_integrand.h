@@ -9,7 +9,9 @@
  * cuda_vegas.c). A vector integrand's unit (f->vector_form) defines
  * PAGANI_NCOMP and pagani_integrand_device_vector instead of
  * pagani_integrand_device: kernel texts choose their form by
- * #ifdef PAGANI_NCOMP.
+ * #ifdef PAGANI_NCOMP. A module is built for runs without the domain
+ * map (-DPAGANI_DOMAIN_PLAIN: the entry calls f at the point itself) or
+ * for runs with it (mapped), pagani_source_wrap's two entries.
  */
 #ifndef PAGANI_GPU_CUDA_INTEGRAND_H
 #define PAGANI_GPU_CUDA_INTEGRAND_H
@@ -22,19 +24,26 @@ extern "C" {
 
 /* Builds f's source followed by `kernels` (a complete kernel text with no
  * #include) into *out (cuda_module_build: cached on disk, expensive on a
- * miss). `what` names the program in messages. PAGANI_ERR_NO_FORM when f
- * has no source; otherwise cuda_module_build's codes. */
+ * miss), with the entry that reads the domain map's header when mapped.
+ * `what` names the program in messages. PAGANI_ERR_NO_FORM when f has no
+ * source; otherwise cuda_module_build's codes. */
 int cuda_integrand_module(pagani_context *ctx, const pagani_integrand *f,
-                          const char *kernels, const char *what,
+                          const char *kernels, const char *what, int mapped,
                           cuda_module **out);
 
 /* cuda_integrand_module, then the kernels names[0..count-1] looked up into
  * kernels[] (cuda_module_kernel). On failure *out is NULL (the module, if
  * built, destroyed) and the code is returned. */
 int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
-                           const char *text, const char *what,
+                           const char *text, const char *what, int mapped,
                            const char *const *names, cudaKernel_t *kernels,
                            int count, cuda_module **out);
+
+/* Whether a run whose first parameter block is `params` needs the module
+ * built with mapped set: the block starts with the domain map's header
+ * (src/domain/domain.h, PAGANI_DOMAIN_MARK). A run maps all its blocks
+ * or none, so the first tells. */
+int cuda_integrand_mapped(const void *params);
 
 /* Kernel variants for benchmarks: `kernels` preceded by a #define for
  * each word -DNAME or -DNAME=VALUE of the environment variable `env`

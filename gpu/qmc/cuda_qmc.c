@@ -2,8 +2,8 @@
  * cuda_qmc.c - the CUDA backend's QMC operation (src/qmc_backend.h). The
  * kernels (gpu/qmc/qmc_kernel.cuh) are compiled per integrand by NVRTC
  * (gpu/jit/cuda_integrand.h) with the integrand inlined, and cached in the
- * integrand (device_module[PAGANI_QMC]); this file only launches them, so
- * it is plain C against the CUDA runtime API.
+ * integrand (device_module[mapped][PAGANI_QMC]); this file only launches
+ * them, so it is plain C against the CUDA runtime API.
  *
  * Per call of sums: one copy of the running integrals' ids to the device,
  * one launch for all of them, one copy of their shifts' exact sums,
@@ -29,7 +29,7 @@
 #define QMC_MIN_PER_THREAD 16ULL
 #define QMC_MAX_PER_THREAD 4096ULL
 
-/* An integrand's compiled QMC kernels (device_module[PAGANI_QMC]). */
+/* An integrand's compiled QMC kernels (device_module[mapped][PAGANI_QMC]). */
 typedef struct cuda_qmc_integrand {
     cuda_module *module;
     cudaKernel_t sums;
@@ -54,17 +54,17 @@ typedef struct cuda_qmc {
     size_t points_bytes;
 } cuda_qmc;
 
-int cuda_qmc_prepare(cuda_state *st, pagani_integrand *f)
+int cuda_qmc_prepare(cuda_state *st, pagani_integrand *f, int mapped)
 {
     static const char *const names[2] = {"pagani_qmc_sums", "pagani_qmc_points"};
     cudaKernel_t kernels[2];
     cuda_qmc_integrand *ci;
     int rc;
 
-    if (f->device_module[PAGANI_QMC]) return PAGANI_OK;
+    if (f->device_module[mapped][PAGANI_QMC]) return PAGANI_OK;
     if (!(ci = calloc(1, sizeof *ci)))
         return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "QMC kernels");
-    rc = cuda_integrand_kernels(st->ctx, f, pagani_qmc_kernel_src, "qmc",
+    rc = cuda_integrand_kernels(st->ctx, f, pagani_qmc_kernel_src, "qmc", mapped,
                                 names, kernels, 2, &ci->module);
     if (rc != PAGANI_OK) {
         free(ci);
@@ -72,18 +72,20 @@ int cuda_qmc_prepare(cuda_state *st, pagani_integrand *f)
     }
     ci->sums = kernels[0];
     ci->points = kernels[1];
-    f->device_module[PAGANI_QMC] = ci;
+    f->device_module[mapped][PAGANI_QMC] = ci;
     return PAGANI_OK;
 }
 
 void cuda_qmc_release(cuda_state *st, pagani_integrand *f)
 {
-    cuda_qmc_integrand *ci = f->device_module[PAGANI_QMC];
     (void)st;
-    if (!ci) return;
-    cuda_module_destroy(ci->module);
-    free(ci);
-    f->device_module[PAGANI_QMC] = NULL;
+    for (int mapped = 0; mapped < 2; mapped++) {
+        cuda_qmc_integrand *ci = f->device_module[mapped][PAGANI_QMC];
+        if (!ci) continue;
+        cuda_module_destroy(ci->module);
+        free(ci);
+        f->device_module[mapped][PAGANI_QMC] = NULL;
+    }
 }
 
 static void cq_release(void *qmc_state)
@@ -154,12 +156,13 @@ static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
     size_t words = K * (size_t)job->shifts *
                    ((size_t)job->ncomp * PAGANI_XSUM_BINS + 2);
     size_t bytes = params_bytes(job);
+    const int mapped = cuda_integrand_mapped(job->params);
     cuda_qmc *q;
     int rc;
 
     *qmc_state = NULL;
     CUDA_TRY(ctx, cudaSetDevice(st->device));
-    if ((rc = cuda_qmc_prepare(st, f)) != PAGANI_OK) return rc;
+    if ((rc = cuda_qmc_prepare(st, f, mapped)) != PAGANI_OK) return rc;
     if (!(q = calloc(1, sizeof *q)) || !(q->host = malloc(words * 8))) {
         free(q);
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "QMC state: the sums "
@@ -167,7 +170,7 @@ static int cq_setup(void *backend_state, const qmc_job *job, void **qmc_state)
     }
     q->st = st;
     q->job = *job;
-    q->kernels = f->device_module[PAGANI_QMC];
+    q->kernels = f->device_module[mapped][PAGANI_QMC];
     q->ncomp = job->ncomp;
     /* a vector integrand's kernel sums one integral a block */
     q->group_max = q->ncomp > 1 ? 1 : PAGANI_QMC_GROUP_MAX;

@@ -1,7 +1,7 @@
 /*
  * cuda_qmc.h - the CUDA backend's QMC operation (gpu/qmc/cuda_qmc.c): the ops
  * table, and what the backend calls to build and free an integrand's QMC
- * kernels (device_module[PAGANI_QMC]).
+ * kernels (device_module[mapped][PAGANI_QMC]).
  */
 #ifndef PAGANI_GPU_CUDA_QMC_H
 #define PAGANI_GPU_CUDA_QMC_H
@@ -12,9 +12,11 @@
 extern "C" {
 #endif
 
-/* NVRTC-compiles f's QMC kernels into f->device_module[PAGANI_QMC] (once;
- * the qmc setup calls it on first use). Expensive on a cache miss. */
-int cuda_qmc_prepare(cuda_state *st, pagani_integrand *f);
+/* NVRTC-compiles f's QMC kernels into f->device_module[mapped][PAGANI_QMC]
+ * (once; the qmc setup calls it on first use; mapped: the entry that
+ * reads the domain map's header, cuda_integrand.h). Expensive on a cache
+ * miss. */
+int cuda_qmc_prepare(cuda_state *st, pagani_integrand *f, int mapped);
 /* Frees them; for the backend's release_integrand. */
 void cuda_qmc_release(cuda_state *st, pagani_integrand *f);
 

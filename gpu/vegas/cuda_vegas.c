@@ -2,9 +2,9 @@
  * cuda_vegas.c - the CUDA backend's Vegas operations (src/vegas_backend.h).
  * The sampling kernels (gpu/vegas/vegas_kernel.cuh) are compiled per integrand
  * by NVRTC (gpu/jit/cuda_module.h) with the integrand inlined and cached in
- * the integrand (device_module[PAGANI_VEGAS]); the Vegas+ counts and their CUB
- * scan are in gpu/vegas/vegas_scan.cu. This file only allocates and launches,
- * so it is plain C against the CUDA runtime API.
+ * the integrand (device_module[mapped][PAGANI_VEGAS]); the Vegas+ counts
+ * and their CUB scan are in gpu/vegas/vegas_scan.cu. This file only
+ * allocates and launches, so it is plain C against the CUDA runtime API.
  *
  * Per pass: one launch for all its integrals (each gets the blocks it would
  * get alone; its last block merges their sums), one copy of the sums back
@@ -52,7 +52,7 @@
 #define VEGAS_MAX_PER_THREAD 4096LL
 #define VEGAS_SMEM_BUDGET (100 * 1024)
 
-/* An integrand's compiled Vegas kernels (device_module[PAGANI_VEGAS]). */
+/* An integrand's compiled Vegas kernels (device_module[mapped][PAGANI_VEGAS]). */
 typedef struct cuda_vegas_integrand {
     cuda_module *module;
     cudaKernel_t adjust;
@@ -64,7 +64,8 @@ typedef struct cuda_vegas_integrand {
 typedef struct cuda_vegas {
     cuda_state *st;
     vegas_job job;
-    cuda_vegas_integrand *kernels;
+    cuda_vegas_integrand *kernels;   /* use_kernels' choice, and */
+    int mapped;                      /* whether they read the map's header */
     int grid_cells, bin_cells;
     int adjust_grid_shared, adjust_bins_shared, plain_grid_shared;
     size_t adjust_smem, plain_smem;
@@ -98,7 +99,7 @@ typedef struct cuda_vegas {
     size_t scan_bytes;
 } cuda_vegas;
 
-int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f)
+int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f, int mapped)
 {
     static const char *const names[2] = {"pagani_vegas_adjust", "pagani_vegas_plain"};
     cudaKernel_t kernels[2];
@@ -106,14 +107,15 @@ int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f)
     char *text;
     int rc;
 
-    if (f->device_module[PAGANI_VEGAS]) return PAGANI_OK;
+    if (f->device_module[mapped][PAGANI_VEGAS]) return PAGANI_OK;
     /* Kernel variants for benchmarks (vegas_kernel.cuh's knob) */
     if (!(text = cuda_kernel_variant("PAGANI_CUDA_VEGAS_OPTIONS", pagani_vegas_kernel_src)) ||
         !(ci = calloc(1, sizeof *ci))) {
         free(text);
         return pagani_fail(st->ctx, PAGANI_ERR_NO_MEMORY, "Vegas kernels");
     }
-    rc = cuda_integrand_kernels(st->ctx, f, text, "vegas", names, kernels, 2, &ci->module);
+    rc = cuda_integrand_kernels(st->ctx, f, text, "vegas", mapped, names, kernels, 2,
+                                &ci->module);
     free(text);
     if (rc != PAGANI_OK) {
         free(ci);
@@ -121,18 +123,20 @@ int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f)
     }
     ci->adjust = kernels[0];
     ci->plain = kernels[1];
-    f->device_module[PAGANI_VEGAS] = ci;
+    f->device_module[mapped][PAGANI_VEGAS] = ci;
     return PAGANI_OK;
 }
 
 void cuda_vegas_release(cuda_state *st, pagani_integrand *f)
 {
-    cuda_vegas_integrand *ci = f->device_module[PAGANI_VEGAS];
     (void)st;
-    if (!ci) return;
-    cuda_module_destroy(ci->module);
-    free(ci);
-    f->device_module[PAGANI_VEGAS] = NULL;
+    for (int mapped = 0; mapped < 2; mapped++) {
+        cuda_vegas_integrand *ci = f->device_module[mapped][PAGANI_VEGAS];
+        if (!ci) continue;
+        cuda_module_destroy(ci->module);
+        free(ci);
+        f->device_module[mapped][PAGANI_VEGAS] = NULL;
+    }
 }
 
 static void cv_release(void *vegas_state)
@@ -184,14 +188,6 @@ static int plan_launch(cuda_vegas *v)
     v->adjust_smem = (v->adjust_grid_shared ? grid_bytes : 0) +
                      (v->adjust_bins_shared ? bin_bytes : 0);
     v->plain_smem = v->plain_grid_shared ? grid_bytes : 0;
-    if (v->adjust_smem > 48 * 1024)
-        CUDA_TRY(st->ctx, cudaKernelSetAttributeForDevice(
-                              v->kernels->adjust, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              (int)v->adjust_smem, st->device));
-    if (v->plain_smem > 48 * 1024)
-        CUDA_TRY(st->ctx, cudaKernelSetAttributeForDevice(
-                              v->kernels->plain, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              (int)v->plain_smem, st->device));
 
     cells = v->grid_cells > v->bin_cells ? v->grid_cells : v->bin_cells;
     t = (all + VEGAS_TARGET_THREADS - 1) / VEGAS_TARGET_THREADS;
@@ -285,13 +281,14 @@ static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_stat
 
     *vegas_state = NULL;
     CUDA_TRY(ctx, cudaSetDevice(st->device));
-    if ((rc = cuda_vegas_prepare(st, f)) != PAGANI_OK) return rc;
+    if (!f->source)
+        return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the CUDA backend runs "
+                           "integrands given as source only");
     if (!(v = calloc(1, sizeof *v)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas state");
     *vegas_state = v;
     v->st = st;
     v->job = *job;
-    v->kernels = f->device_module[PAGANI_VEGAS];
     v->grid_cells = job->grid_axes * (job->bins + 1);
     v->bin_cells = job->grid_axes * job->bins;
     if ((rc = plan_launch(v)) != PAGANI_OK) return rc;
@@ -613,6 +610,31 @@ static int empty_part(const cuda_vegas *v, const vegas_pass *pass,
     return PAGANI_OK;
 }
 
+/* The kernels for passes whose parameter blocks do (mapped) or do not
+ * carry the domain map's header (cuda_integrand_mapped: only a pass knows
+ * its blocks), compiled on first use, with the shared memory plan_launch
+ * planned. */
+static int use_kernels(cuda_vegas *v, int mapped)
+{
+    cuda_state *st = v->st;
+    pagani_integrand *f = v->job.integrand;
+    int rc;
+
+    if (v->kernels && v->mapped == mapped) return PAGANI_OK;
+    if ((rc = cuda_vegas_prepare(st, f, mapped)) != PAGANI_OK) return rc;
+    v->kernels = (cuda_vegas_integrand *)f->device_module[mapped][PAGANI_VEGAS];
+    v->mapped = mapped;
+    if (v->adjust_smem > 48 * 1024)
+        CUDA_TRY(st->ctx, cudaKernelSetAttributeForDevice(
+                              v->kernels->adjust, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              (int)v->adjust_smem, st->device));
+    if (v->plain_smem > 48 * 1024)
+        CUDA_TRY(st->ctx, cudaKernelSetAttributeForDevice(
+                              v->kernels->plain, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              (int)v->plain_smem, st->device));
+    return PAGANI_OK;
+}
+
 /* vegas_ops.sample: one launch for the pass's members (vegas_kernel.cuh);
  * their sums, bins and component sums come back in one synchronisation. */
 static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums,
@@ -643,6 +665,7 @@ static int cv_sample(void *vegas_state, const vegas_pass *pass, vegas_sums *sums
 
     if (ctx->stop_requested) return pagani_stop_point(ctx); /* between launches */
     CUDA_TRY(ctx, cudaSetDevice(st->device));
+    if ((rc = use_kernels(v, cuda_integrand_mapped(pass->params))) != PAGANI_OK) return rc;
     /* first: it may move v->params, which fill_args passes on */
     if ((rc = upload_params(v, pass)) != PAGANI_OK) return rc;
     fill_args(v, pass, accumulate, &a);

@@ -2,7 +2,8 @@
  * cuda_vegas.h - the CUDA backend's Vegas operations (gpu/vegas/cuda_vegas.c,
  * the ops table pagani_cuda_vegas_ops is declared in src/vegas_backend.h),
  * what the backend calls to build and free an integrand's Vegas kernels
- * (device_module[PAGANI_VEGAS]), and the Vegas+ scan (gpu/vegas/vegas_scan.cu).
+ * (device_module[mapped][PAGANI_VEGAS]), and the Vegas+ scan
+ * (gpu/vegas/vegas_scan.cu).
  */
 #ifndef PAGANI_GPU_CUDA_VEGAS_H
 #define PAGANI_GPU_CUDA_VEGAS_H
@@ -13,10 +14,11 @@
 extern "C" {
 #endif
 
-/* NVRTC-compiles f's Vegas kernels into f->device_module[PAGANI_VEGAS]
- * (once; the vegas setup calls it on first use). Expensive on a cache
- * miss. */
-int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f);
+/* NVRTC-compiles f's Vegas kernels into
+ * f->device_module[mapped][PAGANI_VEGAS] (once; the first pass that needs
+ * them calls it; mapped: the entry that reads the domain map's header,
+ * cuda_integrand.h). Expensive on a cache miss. */
+int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f, int mapped);
 /* Frees them; for the backend's release_integrand. */
 void cuda_vegas_release(cuda_state *st, pagani_integrand *f);
 

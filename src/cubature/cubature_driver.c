@@ -231,7 +231,7 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     long long per_integral = 1;
     int rc, it = -1;
 
-    if (!pagani_has_host_form(f) && !f->device_module[PAGANI_CUBATURE])
+    if (!pagani_has_host_form(f) && !f->device_module[0][PAGANI_CUBATURE])
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM,
                            "the integrand has no form the %s backend can run",
                            pagani_backend_name(ctx->kind));

@@ -80,7 +80,20 @@ static const char cuda_vector_entry[] =
     "pagani_integrand_device_vector(const double *t, const void *params, "
     "double *f)\n{\n";
 
-/* The entry's work: a parameter block that starts with the map's header
+/* The entry's work. Compiled with PAGANI_DOMAIN_PLAIN (the GPU's kernels
+ * for runs with no map, cuda_integrand_mapped): f at the point
+ * itself, with the caller's block; a kernel then holds no trace of the
+ * map, whose code inlined at every call of f made the GPU's evaluate
+ * kernels spill (2.1 times slower on the paper's f4 8D). */
+static const char plain_scalar[] =
+    "#ifdef PAGANI_DOMAIN_PLAIN\n"
+    "    return pagani_integrand_body(t, params);\n"
+    "#else\n";
+static const char plain_vector[] =
+    "#ifdef PAGANI_DOMAIN_PLAIN\n"
+    "    pagani_integrand_body(t, params, f);\n"
+    "#else\n";
+/* Otherwise a parameter block that starts with the map's header
  * (src/domain/domain.h: its mark, then where the caller's block starts;
  * %s: the mark, %d: n) runs the user's code at x(t) and multiplies its
  * values by the Jacobian, where the map has none (an end of an unbounded
@@ -98,6 +111,7 @@ static const char map_scalar[] =
     "    jacobian = pagani_domain_map(h, %d, t, x);\n"
     "    if (jacobian == 0.0) return 0.0;\n"
     "    return pagani_integrand_body(x, user) * jacobian;\n"
+    "#endif\n"
     "}\n";
 /* %d: n, then ncomp twice. */
 static const char map_vector[] =
@@ -112,6 +126,7 @@ static const char map_vector[] =
     "    }\n"
     "    pagani_integrand_body(x, user, f);\n"
     "    for (int c = 0; c < %d; c++) f[c] *= jacobian;\n"
+    "#endif\n"
     "}\n";
 
 /* The body's preamble (%d: n) and the lines around the user's text. The
@@ -177,6 +192,7 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
             sizeof cuda_ncomp + sizeof host_attributes + sizeof cxx_linkage +
             4 * sizeof c_static +
             2 * sizeof host_vector_body + sizeof host_vector_entry +
+            sizeof plain_vector + sizeof plain_scalar +
             sizeof map_locals + sizeof PAGANI_DOMAIN_MARK_TEXT +
             sizeof map_vector + 8 + 12 * 11 +
             sizeof preamble + sizeof vector_preamble +
@@ -196,6 +212,7 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
         end += sprintf(end, "%s", ncomp > 0 ? cuda_vector_entry : cuda_entry);
     else
         end += sprintf(end, "%s", ncomp > 0 ? host_vector_entry : host_entry);
+    end += sprintf(end, "%s", ncomp > 0 ? plain_vector : plain_scalar);
     end += sprintf(end, map_locals, n, PAGANI_DOMAIN_MARK_TEXT);
     if (ncomp > 0)
         end += sprintf(end, map_vector, n, ncomp, ncomp);
