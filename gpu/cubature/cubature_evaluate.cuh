@@ -374,11 +374,10 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
         }
     }
 #if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
-    /* the plain instance's: lanes whose axial probe finds f steep at
-     * their face, the vertex f leans to, whether a probe raised E and the
-     * vertex of the largest vertex probe */
-    unsigned steep_lanes = 0;
-    int lean = 0, top_vertex = -1;
+    /* the plain instance's: the vertex to grade the region toward, -1
+     * while f is steep at none of its faces (only this and whether the
+     * axial probes raised E stay live into the vertex probes) */
+    int graded_vertex = -1;
     bool raised = false;
     if (axial) {
         double floor = 0.0, fq = 0.0;
@@ -409,21 +408,21 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
             sign = 0;
             raised = true;
         }
-        if (!GRADED) {
-            steep_lanes = __ballot_sync(
-                0xffffffffu, lane < 2 * PAGANI_N &&
-                                 pagani_graded_steep(
-                                     fd, PAGANI_N, lane / 2, lane & 1,
-                                     (const pagani_axial_fit *)(consts + PAGANI_EVC_AXIAL_FIT),
-                                     fq));
-            if (steep_lanes) {
-                /* lane 2d: the upper face of axis d, lane 2d + 1 its lower */
-                const double lower_face = __shfl_down_sync(0xffffffffu, fabs(fq), 1);
-                const unsigned upper_larger = __ballot_sync(
-                    0xffffffffu, !(lane & 1) && lane < 2 * PAGANI_N && fabs(fq) > lower_face);
+        if (!GRADED &&
+            __any_sync(0xffffffffu,
+                       lane < 2 * PAGANI_N &&
+                           pagani_graded_steep(
+                               fd, PAGANI_N, lane / 2, lane & 1,
+                               (const pagani_axial_fit *)(consts + PAGANI_EVC_AXIAL_FIT), fq))) {
+            /* the vertex f leans to; lane 2d: the upper face of axis d,
+             * lane 2d + 1 its lower */
+            const double lower_face = __shfl_down_sync(0xffffffffu, fabs(fq), 1);
+            const unsigned upper_larger = __ballot_sync(
+                0xffffffffu, !(lane & 1) && lane < 2 * PAGANI_N && fabs(fq) > lower_face);
+            graded_vertex = 0;
 #pragma unroll
-                for (int d = 0; d < PAGANI_N; d++) lean |= ((upper_larger >> 2 * d) & 1) << d;
-            }
+            for (int d = 0; d < PAGANI_N; d++)
+                graded_vertex |= ((upper_larger >> 2 * d) & 1) << d;
         }
     }
     if (vertex) {
@@ -432,17 +431,14 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
         if ((GRADED || e <= below || e <= relative * fabs(volume * r0)) &&
             pagani_vertex_probes<GRADED>(c, h, volume, p, fmax_q, fmin_q, region,
                                          shape.npoints, nonfinite + owner, grading, lo, &bad,
-                                         steep_lanes != 0 && raised, &top_vertex, &e,
-                                         &split_axis)) {
+                                         raised, &graded_vertex, &e, &split_axis))
             sign = 0;
-            raised = true;
-        }
     }
     if (GRADED) bad = __any_sync(0xffffffffu, bad);
-    if (!GRADED && steep_lanes && lane == 0)
+    if (!GRADED && graded_vertex >= 0 && lane == 0)
         graded_list[atomicAdd(graded_count, 1u)] =
             (unsigned long long)region << PAGANI_GRADED_VERTEX_BITS |
-            (unsigned long long)(raised && top_vertex >= 0 ? top_vertex : lean);
+            (unsigned long long)graded_vertex;
 #endif
     if (lane == 0 && !(GRADED && (bad || !(e < error[region])))) {
         value[region] = volume * r0;
