@@ -153,7 +153,8 @@ __device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower
  * 0 replaces V, E, K and the sign byte when f was finite at all those
  * points and E is below the plain pass's. f's calls (1 + 2n for the
  * measurement, the rule's points and probes when it moved) go to
- * graded_calls[k] (an atomicAdd), which classify reports.
+ * graded_calls[k] (an atomicAdd), which classify reports (the plain
+ * kernel zeroes them, pagani_cubature_evaluate).
  */
 /* The evaluate kernels' parameters (both instances take the same), and
  * their names, which they pass on to pagani_evaluate_region. */
@@ -170,12 +171,13 @@ __device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower
         const double *__restrict__ probes, double single_below, double single_relative, \
         unsigned long long *__restrict__ graded_list,                                 \
         unsigned int *__restrict__ graded_count,                                      \
+        unsigned int *__restrict__ graded_count_next,                                 \
         unsigned long long *__restrict__ graded_calls
 #define PAGANI_EVALUATE_ARGS                                                         \
     lower, level, parent_axis, stride, count, offsets, integrals, initial, dense, tuples, \
         consts, shape, params, params_stride, value, error, axis, error_sign, nonfinite,  \
         axial, vertex, probes, single_below, single_relative, graded_list, graded_count,  \
-        graded_calls
+        graded_count_next, graded_calls
 
 template <bool GRADED>
 __device__ __forceinline__ void
@@ -449,11 +451,20 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
 }
 
 /* The plain evaluation of every region of the list (pagani_evaluate_region,
- * one group of shape.tpr threads a region). */
+ * one group of shape.tpr threads a region). Its first block also zeroes
+ * what the graded pass counts into: graded_calls, which the last classify
+ * read, and graded_count_next, which the next iteration's plain pass
+ * appends to (this one appends to graded_count, which the last one
+ * zeroed; the graded pass after it reads that count, so neither can be
+ * zeroed here). */
 extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate(PAGANI_EVALUATE_PARAMS)
 {
     const int groups = blockDim.x / shape.tpr;
+    if (blockIdx.x == 0) {
+        for (int k = threadIdx.x; k < integrals; k += blockDim.x) graded_calls[k] = 0;
+        if (threadIdx.x == 0) *graded_count_next = 0;
+    }
     pagani_evaluate_region<false>((long long)blockIdx.x * groups + threadIdx.x / shape.tpr,
                                   count, PAGANI_EVALUATE_ARGS);
 }
@@ -462,7 +473,7 @@ pagani_cubature_evaluate(PAGANI_EVALUATE_PARAMS)
  * *graded_count entries of graded_list, a group each, the grid's blocks
  * striding over them (a grid sized for the list's capacity: blocks with
  * no entry return at once). Its arguments are the plain kernel's; count,
- * probes, single_below and single_relative unused. */
+ * probes, single_below, single_relative and graded_count_next unused. */
 extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate_graded(PAGANI_EVALUATE_PARAMS)
 {
