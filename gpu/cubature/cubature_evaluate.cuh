@@ -33,6 +33,26 @@ __device__ __forceinline__ double pagani_corner_coordinate(int b, int d, double 
     return fma(((b >> d) & 1) ? -gen : gen, h, c);
 }
 
+/* The box of list entry src (half `side` of parent src, split across
+ * `split`, on an implicit list) of integral k: its centre c, widths h
+ * and lower corner lo (every kernel's, the vector one's too). */
+__device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower,
+                                                const short *__restrict__ level,
+                                                long long stride, long long src, int side,
+                                                int split, const double *__restrict__ initial,
+                                                int k, double *c, double *h, double *lo)
+{
+#pragma unroll
+    for (int d = 0; d < PAGANI_N; d++) {
+        double l = lower[d * stride + src], w;
+        pagani_gpu_child_box(d, split, side, initial[k * PAGANI_N + d],
+                             level[d * stride + src], &l, &w);
+        h[d] = w;
+        c[d] = l + 0.5 * w;
+        lo[d] = l;
+    }
+}
+
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
 /* f at rule point q of `region` (coordinates xq), folded into the
  * thread's range of |f|; a NaN or infinite f counts as 0, and the
@@ -81,26 +101,6 @@ __device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p
 #endif
     return pagani_eval_point(xq, p, q, region, offsets, integrals, nonfinite, reported,
                              fmax_q, fmin_q);
-}
-
-/* The box of list entry src (half `side` of parent src, split across
- * `split`, on an implicit list) of integral k: its centre c, widths h
- * and lower corner lo. */
-__device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower,
-                                                const short *__restrict__ level,
-                                                long long stride, long long src, int side,
-                                                int split, const double *__restrict__ initial,
-                                                int k, double *c, double *h, double *lo)
-{
-#pragma unroll
-    for (int d = 0; d < PAGANI_N; d++) {
-        double l = lower[d * stride + src], w;
-        pagani_gpu_child_box(d, split, side, initial[k * PAGANI_N + d],
-                             level[d * stride + src], &l, &w);
-        h[d] = w;
-        c[d] = l + 0.5 * w;
-        lo[d] = l;
-    }
 }
 
 /*
