@@ -10,7 +10,9 @@
  * Compile-time knobs (benchmarks try them; the defaults are what ships):
  *   PAGANI_EVAL_UNROLL     unrolling of the loop over a thread's points
  *   PAGANI_EVAL_MIN_BLOCKS __launch_bounds__ minimum of 256-thread blocks
- *                          (3 caps registers at 80: no spills up to n = 8)
+ *                          (3 caps registers at 80, where ptxas 13.0 spills
+ *                          some for sm_90 from n = 5 up, with or without the
+ *                          grading's trigger)
  */
 #ifndef PAGANI_EVAL_UNROLL
 #define PAGANI_EVAL_UNROLL 1
