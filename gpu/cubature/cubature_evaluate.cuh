@@ -10,7 +10,9 @@
  * Compile-time knobs (benchmarks try them; the defaults are what ships):
  *   PAGANI_EVAL_UNROLL     unrolling of the loop over a thread's points
  *   PAGANI_EVAL_MIN_BLOCKS __launch_bounds__ minimum of 256-thread blocks
- *                          (3 caps registers at 80: no spills up to n = 8)
+ *                          (3 caps registers at 80: ptxas 13.0 spills
+ *                          nothing on the suite's f4 and f5 in 5-D for
+ *                          sm_90, 60 to 102 bytes of stores in 8-D)
  */
 #ifndef PAGANI_EVAL_UNROLL
 #define PAGANI_EVAL_UNROLL 1
@@ -31,6 +33,26 @@ __device__ __forceinline__ double pagani_corner_coordinate(int b, int d, double 
                                                            double c, double h)
 {
     return fma(((b >> d) & 1) ? -gen : gen, h, c);
+}
+
+/* The box of list entry src (half `side` of parent src, split across
+ * `split`, on an implicit list) of integral k: its centre c, widths h
+ * and lower corner lo (every kernel's, the vector one's too). */
+__device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower,
+                                                const short *__restrict__ level,
+                                                long long stride, long long src, int side,
+                                                int split, const double *__restrict__ initial,
+                                                int k, double *c, double *h, double *lo)
+{
+#pragma unroll
+    for (int d = 0; d < PAGANI_N; d++) {
+        double l = lower[d * stride + src], w;
+        pagani_gpu_child_box(d, split, side, initial[k * PAGANI_N + d],
+                             level[d * stride + src], &l, &w);
+        h[d] = w;
+        c[d] = l + 0.5 * w;
+        lo[d] = l;
+    }
 }
 
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
@@ -83,26 +105,6 @@ __device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p
                              fmax_q, fmin_q);
 }
 
-/* The box of list entry src (half `side` of parent src, split across
- * `split`, on an implicit list) of integral k: its centre c, widths h
- * and lower corner lo. */
-__device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower,
-                                                const short *__restrict__ level,
-                                                long long stride, long long src, int side,
-                                                int split, const double *__restrict__ initial,
-                                                int k, double *c, double *h, double *lo)
-{
-#pragma unroll
-    for (int d = 0; d < PAGANI_N; d++) {
-        double l = lower[d * stride + src], w;
-        pagani_gpu_child_box(d, split, side, initial[k * PAGANI_N + d],
-                             level[d * stride + src], &l, &w);
-        h[d] = w;
-        c[d] = l + 0.5 * w;
-        lo[d] = l;
-    }
-}
-
 /*
  * The evaluation of one region, in two instances: the plain one
  * (pagani_cubature_evaluate: region `index` of the list, `entries` of
@@ -153,7 +155,8 @@ __device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower
  * 0 replaces V, E, K and the sign byte when f was finite at all those
  * points and E is below the plain pass's. f's calls (1 + 2n for the
  * measurement, the rule's points and probes when it moved) go to
- * graded_calls[k] (an atomicAdd), which classify reports.
+ * graded_calls[k] (an atomicAdd), which classify reports (the plain
+ * kernel zeroes them, pagani_cubature_evaluate).
  */
 /* The evaluate kernels' parameters (both instances take the same), and
  * their names, which they pass on to pagani_evaluate_region. */
@@ -170,12 +173,13 @@ __device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower
         const double *__restrict__ probes, double single_below, double single_relative, \
         unsigned long long *__restrict__ graded_list,                                 \
         unsigned int *__restrict__ graded_count,                                      \
+        unsigned int *__restrict__ graded_count_next,                                 \
         unsigned long long *__restrict__ graded_calls
 #define PAGANI_EVALUATE_ARGS                                                         \
     lower, level, parent_axis, stride, count, offsets, integrals, initial, dense, tuples, \
         consts, shape, params, params_stride, value, error, axis, error_sign, nonfinite,  \
         axial, vertex, probes, single_below, single_relative, graded_list, graded_count,  \
-        graded_calls
+        graded_count_next, graded_calls
 
 template <bool GRADED>
 __device__ __forceinline__ void
@@ -374,11 +378,10 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
         }
     }
 #if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
-    /* the plain instance's: lanes whose axial probe finds f steep at
-     * their face, the vertex f leans to, whether a probe raised E and the
-     * vertex of the largest vertex probe */
-    unsigned steep_lanes = 0;
-    int lean = 0, top_vertex = -1;
+    /* the plain instance's: the vertex to grade the region toward, -1
+     * while f is steep at none of its faces (only this and whether the
+     * axial probes raised E stay live into the vertex probes) */
+    int graded_vertex = -1;
     bool raised = false;
     if (axial) {
         double floor = 0.0, fq = 0.0;
@@ -409,21 +412,21 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
             sign = 0;
             raised = true;
         }
-        if (!GRADED) {
-            steep_lanes = __ballot_sync(
-                0xffffffffu, lane < 2 * PAGANI_N &&
-                                 pagani_graded_steep(
-                                     fd, PAGANI_N, lane / 2, lane & 1,
-                                     (const pagani_axial_fit *)(consts + PAGANI_EVC_AXIAL_FIT),
-                                     fq));
-            if (steep_lanes) {
-                /* lane 2d: the upper face of axis d, lane 2d + 1 its lower */
-                const double lower_face = __shfl_down_sync(0xffffffffu, fabs(fq), 1);
-                const unsigned upper_larger = __ballot_sync(
-                    0xffffffffu, !(lane & 1) && lane < 2 * PAGANI_N && fabs(fq) > lower_face);
+        if (!GRADED &&
+            __any_sync(0xffffffffu,
+                       lane < 2 * PAGANI_N &&
+                           pagani_graded_steep(
+                               fd, PAGANI_N, lane / 2, lane & 1,
+                               (const pagani_axial_fit *)(consts + PAGANI_EVC_AXIAL_FIT), fq))) {
+            /* the vertex f leans to; lane 2d: the upper face of axis d,
+             * lane 2d + 1 its lower */
+            const double lower_face = __shfl_down_sync(0xffffffffu, fabs(fq), 1);
+            const unsigned upper_larger = __ballot_sync(
+                0xffffffffu, !(lane & 1) && lane < 2 * PAGANI_N && fabs(fq) > lower_face);
+            graded_vertex = 0;
 #pragma unroll
-                for (int d = 0; d < PAGANI_N; d++) lean |= ((upper_larger >> 2 * d) & 1) << d;
-            }
+            for (int d = 0; d < PAGANI_N; d++)
+                graded_vertex |= ((upper_larger >> 2 * d) & 1) << d;
         }
     }
     if (vertex) {
@@ -432,17 +435,14 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
         if ((GRADED || e <= below || e <= relative * fabs(volume * r0)) &&
             pagani_vertex_probes<GRADED>(c, h, volume, p, fmax_q, fmin_q, region,
                                          shape.npoints, nonfinite + owner, grading, lo, &bad,
-                                         steep_lanes != 0 && raised, &top_vertex, &e,
-                                         &split_axis)) {
+                                         raised, &graded_vertex, &e, &split_axis))
             sign = 0;
-            raised = true;
-        }
     }
     if (GRADED) bad = __any_sync(0xffffffffu, bad);
-    if (!GRADED && steep_lanes && lane == 0)
+    if (!GRADED && graded_vertex >= 0 && lane == 0)
         graded_list[atomicAdd(graded_count, 1u)] =
             (unsigned long long)region << PAGANI_GRADED_VERTEX_BITS |
-            (unsigned long long)(raised && top_vertex >= 0 ? top_vertex : lean);
+            (unsigned long long)graded_vertex;
 #endif
     if (lane == 0 && !(GRADED && (bad || !(e < error[region])))) {
         value[region] = volume * r0;
@@ -453,11 +453,20 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
 }
 
 /* The plain evaluation of every region of the list (pagani_evaluate_region,
- * one group of shape.tpr threads a region). */
+ * one group of shape.tpr threads a region). Its first block also zeroes
+ * what the graded pass counts into: graded_calls, which the last classify
+ * read, and graded_count_next, which the next iteration's plain pass
+ * appends to (this one appends to graded_count, which the last one
+ * zeroed; the graded pass after it reads that count, so neither can be
+ * zeroed here). */
 extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate(PAGANI_EVALUATE_PARAMS)
 {
     const int groups = blockDim.x / shape.tpr;
+    if (blockIdx.x == 0) {
+        for (int k = threadIdx.x; k < integrals; k += blockDim.x) graded_calls[k] = 0;
+        if (threadIdx.x == 0) *graded_count_next = 0;
+    }
     pagani_evaluate_region<false>((long long)blockIdx.x * groups + threadIdx.x / shape.tpr,
                                   count, PAGANI_EVALUATE_ARGS);
 }
@@ -466,7 +475,7 @@ pagani_cubature_evaluate(PAGANI_EVALUATE_PARAMS)
  * *graded_count entries of graded_list, a group each, the grid's blocks
  * striding over them (a grid sized for the list's capacity: blocks with
  * no entry return at once). Its arguments are the plain kernel's; count,
- * probes, single_below and single_relative unused. */
+ * probes, single_below, single_relative and graded_count_next unused. */
 extern "C" __global__ void __launch_bounds__(256, PAGANI_EVAL_MIN_BLOCKS)
 pagani_cubature_evaluate_graded(PAGANI_EVALUATE_PARAMS)
 {

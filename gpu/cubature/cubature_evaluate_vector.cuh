@@ -4,8 +4,8 @@
  * the rule and the vertex probes in one kernel. Not compiled into the
  * library: cuda_cubature.cu pastes this text after cubature_warp.cuh,
  * cubature_probe.cuh and cubature_evaluate.cuh (whose scalar probes and
- * kernel are empty here), so NVRTC compiles it per integrand with the
- * integrand inlined.
+ * kernel are empty here; its region box, pagani_eval_box, is shared), so
+ * NVRTC compiles it per integrand with the integrand inlined.
  * backend.h ("Vector integrands") and rules/component_norm.h say what is
  * computed; cpu_cubature_eval.c computes the same on the host.
  */
@@ -133,22 +133,16 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
     const double gen = consts[PAGANI_EVC_CORNER_GEN];
     const double ratio = consts[PAGANI_EVC_RATIO];
     const int ne = shape.nexplicit;
-    double c[PAGANI_N], h[PAGANI_N], volume = 1.0;
+    double c[PAGANI_N], h[PAGANI_N], lo[PAGANI_N], volume = 1.0;
     double sums[PAGANI_VEC_OWN][5], rule_max[PAGANI_VEC_OWN], rule_min[PAGANI_VEC_OWN];
     double best_diff[PAGANI_VEC_OWN];
     int best_axis[PAGANI_VEC_OWN];
     int split = shape.implicit ? parent_axis[src] : -1;
     bool reported = false;
 
+    pagani_eval_box(lower, level, stride, src, side, split, initial, k, c, h, lo);
 #pragma unroll
-    for (int d = 0; d < PAGANI_N; d++) {
-        double l = lower[d * stride + src], w;
-        pagani_gpu_child_box(d, split, side, initial[k * PAGANI_N + d],
-                             level[d * stride + src], &l, &w);
-        h[d] = w;
-        c[d] = l + 0.5 * w;
-        volume *= w;
-    }
+    for (int d = 0; d < PAGANI_N; d++) volume *= h[d];
 #pragma unroll
     for (int j = 0; j < PAGANI_VEC_OWN; j++) {
         for (int i = 0; i < 5; i++) sums[j][i] = 0.0;

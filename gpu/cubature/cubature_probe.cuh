@@ -28,9 +28,11 @@
  * *error and the axis of the largest |sum| in *split_axis, as on the CPU
  * backend, and returns true. A NaN or infinite f counts as 0 and its
  * (region, point) goes to *nonfinite (atomicMin, as the rule's points do).
- * When want_top or the probes raised *error, *top gets the probe of the
- * largest |f| (the first on ties, as on the CPU: the vertex a graded
- * evaluation grades toward, rules/graded.h), else it is left alone.
+ * Where *top >= 0 (a vertex is wanted: the plain pass found f steep at
+ * a face) and E was raised before (raised_before) or the probes raise it,
+ * *top gets the probe of the largest |f| (the first on ties, as on the
+ * CPU: the vertex a graded evaluation grades toward, rules/graded.h),
+ * else it is left alone.
  * GRADED (the graded pass): f under grading g of the region with lower
  * corner lo (pagani_eval_graded), a NaN or infinite f setting *bad
  * instead of the report.
@@ -43,14 +45,13 @@ __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const doub
                                                      unsigned long long *nonfinite,
                                                      const pagani_grading *g,
                                                      const double *lo, bool *bad,
-                                                     bool want_top, int *top,
+                                                     bool raised_before, int *top,
                                                      double *error, int *split_axis)
 {
     const int lane = threadIdx.x & 31;
     double xq[PAGANI_N], probe_max = 0.0, probe_min = PAGANI_PROBE_NO_MIN, lane_sum = 0.0;
     double high_sum[PAGANI_N > PAGANI_LANE_BITS ? PAGANI_N - PAGANI_LANE_BITS : 1];
-    double lane_top = -1.0;
-    int lane_vertex = 0;
+    int lane_vertex = lane; /* the lane's first probe of its largest |f| */
     bool reported = false;
 #pragma unroll
     for (int d = 0; d < PAGANI_N; d++) {
@@ -82,10 +83,7 @@ __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const doub
             }
         }
         a = fabs(a);
-        if (a > lane_top) {
-            lane_top = a;
-            lane_vertex = v;
-        }
+        if (a > probe_max) lane_vertex = v;
         probe_max = fmax(probe_max, a);
         probe_min = fmin(probe_min, a);
         lane_sum += a;
@@ -93,10 +91,12 @@ __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const doub
         for (int d = PAGANI_LANE_BITS; d < PAGANI_N; d++)
             high_sum[d - PAGANI_LANE_BITS] += ((v >> d) & 1) ? a : -a;
     }
+    const double lane_max = probe_max;
     probe_max = pagani_warp_max(probe_max);
     probe_min = pagani_warp_min(probe_min);
     const double floor = pagani_probe_floor(volume, probe_max, probe_min, rule_max, rule_min);
-    if (want_top || floor > *error) *top = pagani_warp_argmax(lane_top, lane_vertex);
+    if (*top >= 0 && (raised_before || floor > *error))
+        *top = pagani_warp_argmax(lane_max, lane_vertex);
     if (!(floor > *error)) return false;
     double best = -1.0;
 #pragma unroll

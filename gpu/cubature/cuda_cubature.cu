@@ -42,12 +42,14 @@
  *
  * An iteration on the device (cubature_driver.c's iterate), its launches,
  * copies and waits (a wait: the host blocks on the stream, a round trip):
- *  - evaluate: the evaluate kernel; with axial probes (a scalar
- *    integrand) a memset of the graded counts before it and the graded
- *    pass after it (the evaluate kernel's graded instance, over the
- *    regions it flagged where f is steep at a face: a grid of at most
+ *  - evaluate: the evaluate kernel (which also zeroes the graded
+ *    counts: no memset); with axial probes (a scalar integrand) the
+ *    graded pass after it (the evaluate kernel's graded instance, over
+ *    the regions it flagged where f is steep at a face: a grid of at most
  *    GRADED_BLOCKS_PER_SM blocks an SM that returns at once when none
- *    is); the check kernel while some region's sign is unknown
+ *    is; launched always, as the host learns the count only in
+ *    classify's wait, after the pass must have run); the check kernel
+ *    while some region's sign is unknown
  *    (check_above finite); K > 1 with probes or checks: one copy of the
  *    thresholds up. No wait.
  *  - classify: K > 1: one copy of the requests up; classify_kernel (up to
@@ -76,7 +78,7 @@
  *    counted on the device); K > 1: the new layout up. No wait.
  * So an iteration of one integral is 4 launches (evaluate, check,
  * classify, scan and split) on a short list, 6 on a long one, and one
- * wait, with axial probes a memset and a launch more (the graded pass);
+ * wait, with axial probes a launch more (the graded pass);
  * 3 launches (a short list) and 2 copies more in the iterations
  * that search. A vector integrand adds its kernels
  * (cuda_cubature_vector.cuh). Per call: setup's reset_kernel and the
@@ -333,14 +335,19 @@ static int upload_params(cuda_state *st, int integrals, const void *params, size
 
 /* One thread per integral k: arms its NaN report (all ones: none) and
  * zeroes its classify ticket and graded calls; thread 0 also
- * threshold_kernel's ticket. What four memsets did, in one launch. */
+ * threshold_kernel's ticket and both graded counts. What four memsets
+ * did, in one launch. */
 __global__ void __launch_bounds__(RED_THREADS)
 reset_kernel(int integrals, unsigned long long *__restrict__ nonfinite,
              unsigned int *__restrict__ tickets, unsigned int *__restrict__ ticket,
-             unsigned long long *__restrict__ graded_calls)
+             unsigned long long *__restrict__ graded_calls,
+             unsigned int *__restrict__ graded_count)
 {
     const int k = blockIdx.x * RED_THREADS + threadIdx.x;
-    if (k == 0) *ticket = 0;
+    if (k == 0) {
+        *ticket = 0;
+        graded_count[0] = graded_count[1] = 0;
+    }
     if (k >= integrals) return;
     nonfinite[k] = ~0ULL;
     tickets[k] = 0;
@@ -419,13 +426,15 @@ static int cu_setup(void *state, const cubature_job *job)
     c->evaluate = ci->kernel[0];
     c->check = ci->kernel[1];
     c->evaluate_graded = ci->kernel[2];
+    c->graded_turn = 0;
     for (int k = 0; k < K; k++) c->counts[k] = 0;
     if ((rc = upload_rule(st, job->rule)) != PAGANI_OK ||
         (rc = vector_setup(st, job, vector_base, stride, most_tiles,
                            c->packed.shape.nweights, c->evaluate)) != PAGANI_OK)
         return rc;
     reset_kernel<<<(unsigned)((K + RED_THREADS - 1) / RED_THREADS), RED_THREADS, 0,
-                   st->stream>>>(K, c->nonfinite, c->tickets, c->ticket, c->graded_calls);
+                   st->stream>>>(K, c->nonfinite, c->tickets, c->ticket, c->graded_calls,
+                                 c->graded_count);
     CUDA_TRY(ctx, cudaGetLastError());
     /* the sign of a vector integrand's pair (V, E) is never known: its
      * evaluate kernel leaves these bytes 0 for the whole run */
@@ -556,6 +565,7 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     double single_below = probe_below[0], single_relative = probe_relative[0];
     long long stride = c->stride;
     unsigned long long *graded_list;
+    unsigned int *graded_count, *graded_count_next;
     size_t shared;
 
     c->sorted_valid = 0;
@@ -581,16 +591,17 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     /* the graded list: check_diff's room, which the check kernel writes
      * only after the graded pass read the list */
     graded_list = (unsigned long long *)c->check_diff;
+    /* this iteration's count, which the last plain pass zeroed, and the
+     * next one's, which this one zeroes (with the graded calls) */
+    graded_count = c->graded_count + c->graded_turn;
+    graded_count_next = c->graded_count + (1 - c->graded_turn);
+    c->graded_turn = 1 - c->graded_turn;
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
                     &initial, &dense, &tuples, &consts, &shape, &params, &params_stride,
                     &c->value, &c->error, &c->axis, &c->error_sign, &c->nonfinite,
                     &c->axial, &vertex,
                     &probes, &single_below, &single_relative,
-                    &graded_list, &c->graded_count, &c->graded_calls};
-    if (c->axial)
-        CUDA_TRY(st->ctx, cudaMemsetAsync(c->graded_calls, 0,
-                                          ((size_t)integrals + 1) * sizeof(unsigned long long),
-                                          st->stream));
+                    &graded_list, &graded_count, &graded_count_next, &c->graded_calls};
     CUDA_TRY(st->ctx, cudaLaunchKernel((const void *)c->evaluate,
                                        dim3((unsigned)((count + groups - 1) / groups)),
                                        dim3(block), args, shared, st->stream));

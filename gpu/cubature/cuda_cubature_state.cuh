@@ -57,9 +57,13 @@ struct cuda_cubature {
     unsigned long long *nonfinite; /* NaN report per integral */
     unsigned long long *graded_calls; /* f's calls of the graded pass per
                                          integral, then (graded_count)
-                                         the regions the evaluate kernel
-                                         flagged: zeroed in one memset */
+                                         two counts of the regions the
+                                         evaluate kernel flagged, used in
+                                         turn (graded_turn): each plain
+                                         pass zeroes these calls and the
+                                         other count, so no memset runs */
     unsigned int *graded_count;
+    int graded_turn;           /* the count this iteration's passes use */
     double *evaluate_thresholds; /* what evaluate's kernels compare E with:
                                     probe_below, probe_relative per integral,
                                     then check_above per integral */
