@@ -82,11 +82,11 @@ static long long region_capacity(pagani_context *ctx, int n, int ncomp)
     return regions < MAX_REGIONS ? regions : MAX_REGIONS;
 }
 
-/* Uploads each integral's box split into parts[k]^n equal regions (its
- * run's count), integral by integral. */
-static int load_uniform_split(const batch_run *b, const pagani_batch *batch,
-                              const int *parts)
+/* Uploads each integral's box split into first_parts^n equal regions
+ * (its run's count), integral by integral. */
+static int load_uniform_split(const batch_run *b, const pagani_batch *batch)
 {
+    const int *parts = b->first_parts;
     pagani_context *ctx = b->ctx;
     const int n = b->n;
     long long count = 0, i = 0;
@@ -192,6 +192,7 @@ static int any_running(const batch_run *b)
 
 static void batch_free(batch_run *b)
 {
+    free(b->first_parts);
     free(b->runs);
     free(b->probe_below);
     free(b->probe_relative);
@@ -216,6 +217,7 @@ static int batch_start(batch_run *b, pagani_result *results)
 {
     size_t K = (size_t)b->integrals;
 
+    b->first_parts = malloc(K * sizeof(int));
     b->runs = malloc(K * sizeof *b->runs);
     b->probe_below = malloc(K * sizeof(double));
     b->probe_relative = malloc(K * sizeof(double));
@@ -230,7 +232,7 @@ static int batch_start(batch_run *b, pagani_result *results)
     b->hold_largest = malloc(K * sizeof(double));
     b->splitting = malloc(K * sizeof(long long));
     b->held_checked = malloc(K * sizeof(long long));
-    if (!b->runs || !b->probe_below || !b->probe_relative || !b->check_above ||
+    if (!b->first_parts || !b->runs || !b->probe_below || !b->probe_relative || !b->check_above ||
         !b->thresholds ||
         !b->requests || !b->sums || !b->finished || !b->counts || !b->halvings ||
         !b->split_above || !b->hold_largest || !b->splitting || !b->held_checked)
@@ -249,10 +251,11 @@ static int batch_start(batch_run *b, pagani_result *results)
 }
 
 /* Each integral's first split: its parts per axis (first_split_parts)
- * into parts[k], its regions into its run's count; PAGANI_ERR_NO_MEMORY
- * when they would fill more than half the list. */
-static int plan_first_split(batch_run *b, const pagani_batch *batch, int *parts)
+ * into b->first_parts, its regions into its run's count;
+ * PAGANI_ERR_NO_MEMORY when they would fill more than half the list. */
+static int plan_first_split(batch_run *b, const pagani_batch *batch)
 {
+    int *parts = b->first_parts;
     double regions = 0.0;
     int most = 1;
 
@@ -284,17 +287,13 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     pagani_rule *rule = NULL;
     cubature_job job;
     batch_run b = {0};
-    int *parts = malloc((size_t)batch->count * sizeof *parts);
     int rc, it = -1;
 
-    if (!pagani_has_host_form(f) && !f->device_module[PAGANI_CUBATURE]) {
-        free(parts);
+    if (!pagani_has_host_form(f) && !f->device_module[PAGANI_CUBATURE])
         return pagani_fail(ctx, PAGANI_ERR_NO_FORM,
                            "the integrand has no form the %s backend can run",
                            pagani_backend_name(ctx->kind));
-    }
-    rc = parts ? pagani_rule_create(n, opt->rule_degree, &rule) : -2;
-    if (rc != 0) free(parts);
+    rc = pagani_rule_create(n, opt->rule_degree, &rule);
     if (rc == -2) return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "rule tables");
     if (rc != 0)
         return pagani_fail(ctx, PAGANI_ERR_OPTION,
@@ -327,13 +326,13 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     job.norm = opt->norm;
     job.probes = !(opt->flags & PAGANI_FLAG_NO_PROBES);
     if (rc == PAGANI_OK) rc = batch_start(&b, results);
-    if (rc == PAGANI_OK) rc = plan_first_split(&b, batch, parts);
+    if (rc == PAGANI_OK) rc = plan_first_split(&b, batch);
     if (rc == PAGANI_OK && b.ncomp > 1) rc = cubature_vector_start(&b, batch, opt);
     if (rc == PAGANI_OK) rc = cubature_checkpoint_open(&b, f, batch); /* may set b.capacity */
     job.capacity = b.capacity;
     for (int k = 0; k < batch->count; k++) results[k].rule_degree = rule->degree;
     if (rc == PAGANI_OK) rc = b.ops->setup(ctx->backend_state, &job);
-    if (rc == PAGANI_OK) rc = load_uniform_split(&b, batch, parts);
+    if (rc == PAGANI_OK) rc = load_uniform_split(&b, batch);
     if (rc == PAGANI_OK) rc = cubature_checkpoint_resume(&b, &it);
     if (it < 0) it = 0; /* no file: the uniform split */
     for (; rc == PAGANI_OK && it < max_iterations && any_running(&b); it++)
@@ -341,7 +340,6 @@ int pagani_cubature_integrate(pagani_context *ctx, pagani_integrand *f,
     if (rc == PAGANI_OK) rc = cubature_checkpoint_end(&b, it);
     if (rc == PAGANI_OK && b.nonfinite >= 0) rc = PAGANI_ERR_NONFINITE;
     batch_free(&b);
-    free(parts);
     pagani_rule_destroy(rule);
     return rc;
 }
