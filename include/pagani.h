@@ -362,13 +362,17 @@ typedef struct pagani_options {
                                     6-D (1e-3 to 1e-6) and ended 8-D runs
                                     at the evaluation limit with larger
                                     errors; with worst-first refinement
-                                    it needed 0.66 times the default's in
-                                    3-D and 4-D at 1e-3 but 1.25 times
-                                    over the suite and Genz's families at
-                                    1e-3 and 1e-6 (README, "Choosing a
-                                    method") */
+                                    it needed 0.81 to 0.96 times the
+                                    default's in 3-D and 4-D at 1e-3 and
+                                    1e-4 (time 0.89 to 1.13), more
+                                    elsewhere (README, "Tests and
+                                    benchmarks") */
     int initial_splits;          /* parts per axis at the start; 0: 4 for
-                                    n<5, 2 for n<=10, 1 above */
+                                    n<5, 2 for n<=10, 1 above, and 2
+                                    below 5 too where worst-first
+                                    refinement runs (strategy), unless
+                                    an axis of the box is unbounded or
+                                    has break points */
 
     /* Vegas (m-Cubes). A field left at 0 takes its default, except
      * vegas_adjust_iterations, where 0 means no grid adjustment. */

@@ -427,6 +427,7 @@ static int integrate_one(pagani_context *ctx, const char *entry,
     one.box_stride = 0;
     one.values = values;
     one.errors = errors;
+    one.mapped = NULL;
     return run_batch(ctx, f, &one, options, result);
 }
 
@@ -487,6 +488,7 @@ static int integrate_batch(pagani_context *ctx, const char *entry,
     batch.box_stride = box_stride;
     batch.values = values;
     batch.errors = errors;
+    batch.mapped = NULL;
     if (params_size == 0) {
         if ((rc = pagani_params_check(ctx, f, f->params_size)) != PAGANI_OK) return rc;
         batch.params = f->params;

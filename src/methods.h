@@ -30,6 +30,11 @@ typedef struct pagani_batch {
     double *errors;           /* its error at errors[k * ncomp + c]; NULL
                                  for pagani_integrate (ncomp 1: results
                                  only) */
+    const unsigned char *mapped; /* per integral, 1 where the domain layer
+                                 maps an axis of its box (unbounded, or
+                                 cut by break points): cubature then
+                                 starts from the original's first split;
+                                 NULL: none is */
 } pagani_batch;
 
 /* Parameter block of integral k (NULL when there are none). */

@@ -24,3 +24,10 @@ tests_test_worst_select_SOURCES = tests/test_worst_select.c src/cubature/worst_s
 tests_test_worst_select_CFLAGS = $(AM_CFLAGS) # its own objects: the file is in the library too
 tests_test_worst_select_LDADD = -lm
 TESTS += tests/test_worst_select
+
+# Cubature's first split on the CPU: worst-first refinement halves every
+# axis once, the original's split elsewhere; and why not the whole box.
+check_PROGRAMS += tests/test_first_split
+tests_test_first_split_SOURCES = tests/test_first_split.c tests/tap.h
+tests_test_first_split_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_first_split

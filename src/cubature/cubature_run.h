@@ -73,6 +73,8 @@ typedef struct batch_run {
     long long points;         /* f's calls per region */
     long long check_points;   /* and per checked region (0: none are) */
     long long capacity;
+    int *first_parts;         /* per integral: parts per axis of its first
+                                 split (cubature_driver.c) */
     run *runs;
     double *probe_below, *probe_relative, *check_above, *thresholds;
     classify_request *requests;

@@ -91,6 +91,7 @@ typedef struct pagani_domain_batch {
     pagani_integrand integrand;  /* a copy of f with its host form under
                                     the wrapper (CPU, host functions) */
     double *storage;             /* owned: the blocks and boxes */
+    unsigned char *mapped;       /* owned: batch.mapped */
 } pagani_domain_batch;
 
 /* The batch of f in t: each integral's box mapped, its block preceded by

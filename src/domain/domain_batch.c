@@ -213,6 +213,9 @@ int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
                                  2 * boxes * (size_t)f->n) * sizeof(double))))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%d parameter blocks "
                            "with the map of unbounded axes", batch->count);
+    if (!(out->mapped = malloc(count)))
+        return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "%d integrals' maps",
+                           batch->count);
     blocks = out->storage;
     t_lower = blocks + (header + user) * count;
     t_upper = t_lower + boxes * (size_t)f->n;
@@ -223,6 +226,7 @@ int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
                          t_lower + box * (size_t)f->n,
                          t_upper + box * (size_t)f->n);
         if (rc != PAGANI_OK) return rc;
+        out->mapped[k] = h[1] != 0.0;
         if (user)
             memcpy(h + header, pagani_batch_params(batch, (int)k),
                    user * sizeof(double));
@@ -233,11 +237,14 @@ int pagani_domain_batch_make(pagani_context *ctx, pagani_integrand *f,
     out->batch.lower = t_lower;
     out->batch.upper = t_upper;
     out->batch.box_stride = batch->box_stride ? (size_t)f->n : 0;
+    out->batch.mapped = out->mapped;
     return PAGANI_OK;
 }
 
 void pagani_domain_batch_free(pagani_domain_batch *d)
 {
     free(d->storage);
+    free(d->mapped);
     d->storage = NULL;
+    d->mapped = NULL;
 }

@@ -72,6 +72,7 @@ int mpi_run_batch(pagani_context *ctx, pagani_integrand *f,
     share.params = pagani_batch_params(batch, first);
     share.lower = pagani_batch_lower(batch, first);
     share.upper = pagani_batch_upper(batch, first);
+    if (batch->mapped) share.mapped = batch->mapped + first;
     L->local = 1;
     rc = pagani_run_method(ctx, f, &share, opt, results + first);
     L->local = 0;

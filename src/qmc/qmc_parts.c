@@ -63,7 +63,7 @@ static int agree_on_part(pagani_context *ctx, pagani_integrand *f,
                          const pagani_options *opt, unsigned long long N,
                          int p, int P)
 {
-    pagani_batch one = {1, f->params, 0, lower, upper, 0, NULL, NULL};
+    pagani_batch one = {1, f->params, 0, lower, upper, 0, NULL, NULL, NULL};
     pagani_options qmc = *opt;
     pagani_hash part = pagani_hash_start();
 

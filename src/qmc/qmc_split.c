@@ -52,7 +52,7 @@ int pagani_qmc_job(pagani_context *ctx, pagani_integrand *f,
                    const double *lower, const double *upper,
                    const pagani_options *opt, qmc_job *job)
 {
-    pagani_batch one = {1, f->params, 0, lower, upper, 0, NULL, NULL};
+    pagani_batch one = {1, f->params, 0, lower, upper, 0, NULL, NULL, NULL};
     return pagani_qmc_batch_job(ctx, f, &one, opt, job);
 }
 
