@@ -33,25 +33,30 @@
 
 static pagani_context *ctx;
 
+/* The options of every run: seed 1, one pilot in `stride` (0: the batch
+ * run as one). */
+static pagani_options options(int stride)
+{
+    pagani_options o = pagani_options_default(PAGANI_VEGAS);
+    o.seed = 1;
+    o.vegas_calls = CALLS;
+    o.max_iterations = ITERATIONS;
+    o.batch_warm_stride = stride;
+    return o;
+}
+
 /* The batch of `count` integrals of f with a[k] and b = 1.5 + k / 10,
- * one pilot in `stride` (0: run as one), seed 1, stopped before it
- * starts when `stop`; its code, its message into said. */
-static int batch(pagani_integrand *f, int count, const double *a, int stride,
-                 int stop, char *said, size_t size, pagani_result *r)
+ * with options o; its code, its message into said. */
+static int batch(pagani_integrand *f, int count, const double *a,
+                 pagani_options o, char *said, size_t size, pagani_result *r)
 {
     double p[2 * MOST], lower = 0.0, upper = 1.0;
-    pagani_options o = pagani_options_default(PAGANI_VEGAS);
     int rc;
 
     for (int k = 0; k < count; k++) {
         p[2 * k] = a[k];
         p[2 * k + 1] = 1.5 + 0.1 * k;
     }
-    o.seed = 1;
-    o.vegas_calls = CALLS;
-    o.max_iterations = ITERATIONS;
-    o.batch_warm_stride = stride;
-    if (stop) pagani_context_request_stop(ctx);
     rc = pagani_integrate_batch(ctx, f, count, p, sizeof p[0] * 2, &lower,
                                 &upper, 0, &o, r);
     snprintf(said, size, "%s", pagani_context_message(ctx));
@@ -70,8 +75,9 @@ static void warning_check(pagani_integrand *f, unsigned heavy, int first,
     int rc_waves, rc_one = PAGANI_OK;
 
     for (int k = 0; k < MOST; k++) a[k] = heavy >> k & 1 ? HEAVY : SMOOTH;
-    rc_waves = batch(f, MOST, a, 3, 0, waves, sizeof waves, r);
-    if (first % 3 == 0) rc_one = batch(f, MOST, a, 0, 0, one, sizeof one, r);
+    rc_waves = batch(f, MOST, a, options(3), waves, sizeof waves, r);
+    if (first % 3 == 0)
+        rc_one = batch(f, MOST, a, options(0), one, sizeof one, r);
     snprintf(names, sizeof names, "integral %d: in ", first);
     tap_ok(rc_waves == PAGANI_OK && rc_one == PAGANI_OK &&
                strncmp(waves, names, strlen(names)) == 0 &&
@@ -92,9 +98,11 @@ static void stop_check(pagani_integrand *f)
     pagani_result r[3];
     int rc_waves, rc_one, stopped = 0;
 
-    rc_waves = batch(f, 3, a, 3, 1, waves, sizeof waves, r);
+    pagani_context_request_stop(ctx);
+    rc_waves = batch(f, 3, a, options(3), waves, sizeof waves, r);
     for (int k = 0; k < 3; k++) stopped += r[k].status == PAGANI_STOPPED;
-    rc_one = batch(f, 3, a, 0, 1, one, sizeof one, r);
+    pagani_context_request_stop(ctx);
+    rc_one = batch(f, 3, a, options(0), one, sizeof one, r);
     tap_ok(rc_waves == PAGANI_OK && rc_one == PAGANI_OK && stopped == 3 &&
                strcmp(waves, one) == 0 && strstr(waves, "stopped") &&
                strncmp(waves, "integral", 8) != 0,
@@ -119,21 +127,15 @@ static int stop_second_wave(int iteration, long long size, double estimate,
  * message the stop request's, naming no integral. */
 static void second_wave_stop_check(pagani_integrand *f)
 {
-    double p[4] = {SMOOTH, 1.5, SMOOTH, 1.6}, lower = 0.0, upper = 1.0;
-    pagani_options o = pagani_options_default(PAGANI_VEGAS);
+    const double a[2] = {SMOOTH, SMOOTH};
+    pagani_options o = options(2);
     pagani_result r[2];
-    const char *said;
+    char said[1024];
     int rc;
 
-    o.seed = 1;
-    o.vegas_calls = CALLS;
-    o.max_iterations = ITERATIONS;
-    o.batch_warm_stride = 2;
     o.progress = stop_second_wave;
     waves_seen = 0;
-    rc = pagani_integrate_batch(ctx, f, 2, p, sizeof p[0] * 2, &lower, &upper,
-                                0, &o, r);
-    said = pagani_context_message(ctx);
+    rc = batch(f, 2, a, o, said, sizeof said, r);
     tap_ok(rc == PAGANI_OK && r[0].status == PAGANI_CONVERGED &&
                r[1].status == PAGANI_STOPPED &&
                strncmp(said, "stopped on request", 18) == 0,
@@ -155,7 +157,7 @@ static void nan_check(pagani_integrand *f, int count, int bad)
 
     a[bad] = NAN;
     if (count > 1) snprintf(names, sizeof names, "integral %d: the integrand", bad);
-    rc = batch(f, count, a, 2, 0, said, sizeof said, r);
+    rc = batch(f, count, a, options(2), said, sizeof said, r);
     tap_ok(rc == PAGANI_ERR_NONFINITE && strncmp(said, names, strlen(names)) == 0,
            "NaN in integral %d of %d, one pilot in 2: PAGANI_ERR_NONFINITE, "
            "the message begins \"%s\": %s", bad, count, names, said);
