@@ -211,8 +211,9 @@ int pagani_params_fit(pagani_context *ctx, size_t params_size, int count);
 
 /* Which of the `count` integrals of a batch the context's message is
  * about: i where it reads "integral i: REST" (0 <= i < count), with
- * *rest at REST; in a batch of one any message is about integral 0 and
- * *rest the whole of it; -1 when it names none (or is empty). A share of
+ * *rest at REST; in a batch of one any message but a stop request's
+ * (PAGANI_STOP_MESSAGE: about the call) is about integral 0 and *rest
+ * the whole of it; -1 when it names none (or is empty). A share of
  * a batch run as a batch of its own renumbers its message with it:
  * pagani_fail(ctx, rc, "integral %d: %s", index of i in the whole, *rest)
  * (pagani_fail formats before it replaces the message). */
@@ -236,15 +237,17 @@ void pagani_clear_message(pagani_context *ctx);
  * layer's agreement carries it to every rank first). */
 #define PAGANI_STOP_REQUESTED (-1)
 
-/* A backend operation's last word: PAGANI_STOP_REQUESTED (with a
- * message) once a stop was requested, else PAGANI_OK. Backends call it
- * after each pass and skip what is left of a pass while
- * ctx->stop_requested is set. */
+/* The message of a stop request: about the call, never an integral. */
+#define PAGANI_STOP_MESSAGE "stopped on request (pagani_context_request_stop)"
+
+/* A backend operation's last word: PAGANI_STOP_REQUESTED (with
+ * PAGANI_STOP_MESSAGE) once a stop was requested, else PAGANI_OK.
+ * Backends call it after each pass and skip what is left of a pass
+ * while ctx->stop_requested is set. */
 static inline int pagani_stop_point(pagani_context *ctx)
 {
     if (!ctx->stop_requested) return PAGANI_OK;
-    return pagani_fail(ctx, PAGANI_STOP_REQUESTED, "stopped on request "
-                       "(pagani_context_request_stop)");
+    return pagani_fail(ctx, PAGANI_STOP_REQUESTED, "%s", PAGANI_STOP_MESSAGE);
 }
 
 /* ---- hooks of the MPI layer (src/mpi, libpagani_mpi) ---------------- */

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "internal.h"
 
@@ -36,7 +37,7 @@ int pagani_message_integral(const pagani_context *ctx, int count,
     int i = 0, used = 0;
 
     *rest = msg;
-    if (!*msg) return -1;
+    if (!*msg || strcmp(msg, PAGANI_STOP_MESSAGE) == 0) return -1;
     if (count == 1) return 0;
     if (sscanf(msg, "integral %d: %n", &i, &used) < 1 || used == 0 || i < 0 ||
         i >= count)

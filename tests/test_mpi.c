@@ -35,6 +35,11 @@
  *                        call (pagani_context_request_stop): every rank
  *                        ends PAGANI_STOPPED at the first pass (NaN +-
  *                        infinity), and the next call converges everywhere
+ *   test_mpi stop-share R  a batch of one integral a rank (shares of
+ *                        one), rank R alone asking for a stop before each
+ *                        method's call: R's integral stopped, with the
+ *                        stop request's message naming no integral; the
+ *                        others converged
  *   test_mpi part N P    pagani_qmc_part of every part p < P of the QMC
  *                        case qmc_genz_osc 8-D at N points per shift, each
  *                        distributed over the ranks, combined: rank 0
@@ -325,6 +330,45 @@ static int stop_run(pagani_context *ctx, int who)
                    pagani_status_name(next.status));
     }
     pagani_integrand_destroy(f);
+    MPI_Allreduce(&good, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
+/* The stop run in shares of one: a batch of one integral a rank (each
+ * rank's share one integral, run on its own), rank `who` alone asking
+ * for a stop before each method's call: its integral ends stopped and
+ * its message is the stop request's, naming no integral (a stop is
+ * about the call); the others converge. */
+static int stop_share_run(pagani_context *ctx, int who)
+{
+    const pagani_method methods[] = {PAGANI_CUBATURE, PAGANI_VEGAS, PAGANI_QMC};
+    double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+    pagani_result *r = malloc(sizeof *r * (size_t)size);
+    pagani_integrand *f = NULL;
+    int made = r && pagani_integrand_create(ctx, &f, 3, &suite_f4) == PAGANI_OK;
+    int good = made, all;
+
+    for (int i = 0; made && i < 3; i++) { /* every rank makes every call */
+        pagani_options opt = pagani_options_default(methods[i]);
+        const char *said;
+        int rc;
+
+        if (rank == who) pagani_context_request_stop(ctx);
+        rc = pagani_integrate_batch(ctx, f, size, NULL, 0, lower, upper, 0,
+                                    &opt, r);
+        said = pagani_context_message(ctx);
+        good &= rc == PAGANI_OK;
+        for (int k = 0; k < size; k++)
+            good &= r[k].status ==
+                    (k == who ? PAGANI_STOPPED : PAGANI_CONVERGED);
+        if (rank == who) {
+            good &= strncmp(said, "stopped on request", 18) == 0;
+            printf("%s, rank %d of %d: %s\n", pagani_method_name(methods[i]),
+                   rank, size, said);
+        }
+    }
+    pagani_integrand_destroy(f);
+    free(r);
     MPI_Allreduce(&good, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     return all;
 }
@@ -757,6 +801,8 @@ int main(int argc, char **argv)
         ok = differ(ctx, argv[2], atoi(argv[3]) % size);
     } else if (argc == 3 && !strcmp(argv[1], "stop")) {
         ok = stop_run(ctx, atoi(argv[2]) % size);
+    } else if (argc == 3 && !strcmp(argv[1], "stop-share")) {
+        ok = stop_share_run(ctx, atoi(argv[2]) % size);
     } else if (argc == 4 && !strcmp(argv[1], "part")) {
         ok = parts(ctx, strtoull(argv[2], NULL, 10), atoi(argv[3]));
     } else if (argc == 3 && !strcmp(argv[1], "state")) {
@@ -772,7 +818,8 @@ int main(int argc, char **argv)
         ok = region_bytes(ctx->kind, atoi(argv[2]));
     } else if (rank == 0) {
         fprintf(stderr, "usage: test_mpi results | fail WHAT RANK | "
-                        "differ WHAT RANK | stop RANK | part N P | state DIR | "
+                        "differ WHAT RANK | stop RANK | stop-share RANK | "
+                        "part N P | state DIR | "
                         "state-plus DIR | state-ranks DIR RANKS | "
                         "state-broken DIR RANK | "
                         "region-bytes N\n");

@@ -138,6 +138,14 @@ for np in $others; do
     ok $? "a stop request on rank $((np - 1)) of $np stops every rank; the next call converges"
 done
 
+# A batch of one integral a rank (shares of one): a stop requested on the
+# last rank alone stops its integral, and its message names no integral.
+for np in $others; do
+    tap_show="$tmp/out.$np $tmp/err.$np"
+    run "$np" stop-share $((np - 1))
+    ok $? "a stop request on rank $((np - 1)) of $np in a batch of $np: its integral stopped, its message naming none; the others converged"
+done
+
 # Checkpoints: cubature (one integral spread by regions, a batch of 7 by
 # integrals, a vector integrand), QMC and Vegas (one integral spread by
 # points or passes, a batch of 7), stopped and run again end with the

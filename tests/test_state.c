@@ -25,7 +25,9 @@
  *    (forged), number of ranks (forged), a truncated, corrupted (one byte
  *    flipped), foreign (random bytes), newer- or older-format (forged) file is
  *    refused with PAGANI_ERR_STATE and a message naming the difference,
- *    and left as it was;
+ *    and left as it was; so is a QMC file of format 3 (forged: its
+ *    payload without the heavy-tail guard's state), with a message that
+ *    says so, while a Vegas file of format 3 (the same payload) resumes;
  *  - a writer killed with SIGKILL at arbitrary moments leaves a file that
  *    resumes to the same bits;
  *  - bad options and a method without checkpoints are PAGANI_ERR_OPTION,
@@ -364,6 +366,35 @@ static void forge(const unsigned char *good, size_t n, int count,
     write_all(path, bad, n);
 }
 
+/* The QMC payload's last bytes in format 4 (qmc_checkpoint.c), which a
+ * format-3 payload lacks: the heavy-tail guard's state, one integral's R
+ * peaks, QMC_TAIL_BLOCKS (64) levels, its growth (doubles) and held flag
+ * (an int). */
+#define GUARD_BYTES(R) ((size_t)(R) * 8 + 64 * 8 + 8 + 4)
+
+/* Writes the one-integral QMC file `good` (n bytes) as format 3 wrote it:
+ * the payload without the guard's state, padded, the checksum made to
+ * fit. */
+static void write_qmc_format3(const unsigned char *good, size_t n)
+{
+    static unsigned char old[1 << 16];
+    unsigned long long payload, three = 3;
+    size_t bytes;
+
+    memcpy(&payload, good + 8 * W_PAYLOAD, 8);
+    if (n > sizeof old || payload < GUARD_BYTES(options().qmc_shifts) ||
+        payload > n - HEADER_BYTES - 8)
+        return;
+    payload -= GUARD_BYTES(options().qmc_shifts);
+    bytes = HEADER_BYTES + (payload + 7) / 8 * 8 + 8;
+    memset(old, 0, bytes);
+    memcpy(old, good, HEADER_BYTES + payload);
+    memcpy(old + 8 * W_FORMAT, &three, 8);
+    memcpy(old + 8 * W_PAYLOAD, &payload, 8);
+    reseal(old, bytes);
+    write_all(path, old, bytes);
+}
+
 /* A run of f with params p, box [0, top]^n and options o against the
  * file: refused with PAGANI_ERR_STATE and a message holding `says`, the
  * file left as it was. */
@@ -418,9 +449,18 @@ static void refusal_checks(pagani_integrand *f)
             "another number of ranks (forged)");
 
     forge(good, n, 1, (const size_t[]){8 * W_FORMAT},
-          (const unsigned long long[]){4});
-    refused(f, params[0], 1.0, options(), "of format 4",
+          (const unsigned long long[]){5});
+    refused(f, params[0], 1.0, options(), "of format 5",
             "a newer format (forged)");
+
+    write_qmc_format3(good, n);
+    refused(f, params[0], 1.0, options(), "holds a qmc state of format 3",
+            "a QMC file of format 3 (forged: without the guard's state)");
+    tap_ok(strstr(pagani_context_message(ctx), "heavy-tail guard") &&
+               strstr(pagani_context_message(ctx), "run the integration "
+                                                   "again"),
+           "its message says why and what to do: %s",
+           pagani_context_message(ctx));
 
     forge(good, n, 1, (const size_t[]){8 * W_FORMAT},
           (const unsigned long long[]){2});
@@ -538,6 +578,30 @@ static void vegas_refusals(pagani_integrand *f)
     o.max_iterations = 2;
     refused(f, params[0], 1.0, o, "holds 3 iterations, more than "
             "max_iterations 2", "Vegas resumed with fewer max_iterations");
+}
+
+/* A Vegas file of format 3 (its payload as format 4's: only QMC's
+ * changed), forged from one stopped after 2 iterations: resumed to the
+ * bits of the run never stopped. */
+static void vegas_format3_resumes(pagani_integrand *f)
+{
+    static unsigned char file[1 << 16];
+    const outcome whole = run(f, SINGLE, options(), NULL);
+    pagani_options o = options();
+    outcome resumed;
+    size_t n;
+
+    unlink(path);
+    o.max_iterations = 2;
+    run(f, SINGLE, o, path);
+    n = read_all(path, file, sizeof file);
+    forge(file, n, 1, (const size_t[]){8 * W_FORMAT},
+          (const unsigned long long[]){3});
+    resumed = run(f, SINGLE, options(), path);
+    tap_ok(n > HEADER_BYTES && same(&resumed, &whole, 1),
+           "a Vegas file of format 3 resumes to the bits of the run never "
+           "stopped (%d iterations): %s", resumed.r[0].iterations,
+           pagani_context_message(ctx));
 }
 
 /* A Vegas+ checkpoint (it holds the per-cube counts too) resumed by a
@@ -734,6 +798,7 @@ int main(void)
     form_checks(v, VECTOR);
     vegas_lowered_calls(f);
     vegas_refusals(f);
+    vegas_format3_resumes(f);
     plus = 1;
     form_checks(f, SINGLE);
     form_checks(f, BATCH);

@@ -31,6 +31,14 @@ tests_test_vegas_batch_warm_SOURCES = tests/test_vegas_batch_warm.c \
 	tests/warm_scan.h tests/batch_cases.h tests/genz.h
 tests_test_vegas_batch_warm_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_vegas_batch_warm
+# The message of a batch in waves: the batch run as one's (a warning of
+# either wave kept, the first integral named; a stop in a wave of one
+# names none).
+check_PROGRAMS += tests/test_vegas_batch_messages
+tests_test_vegas_batch_messages_SOURCES = \
+	tests/test_vegas_batch_messages.c tests/power_family.h
+tests_test_vegas_batch_messages_LDADD = $(TEST_LIBS) -lm
+TESTS += tests/test_vegas_batch_messages
 noinst_PROGRAMS += tests/bench_warm
 tests_bench_warm_SOURCES = tests/bench_warm.c tests/warm_scan.h \
 	tests/batch_cases.h tests/genz.h

@@ -15,13 +15,27 @@
 
 #define MAGIC 0x45544154534e4750ULL         /* "PGNSTATE" on a little-endian */
 #define MAGIC_SWAPPED 0x50474e5354415445ULL /* ... read in the other order */
-/* 3: a cubature payload holds the rank's regions of each integral after
+/* 4: a QMC payload ends with the heavy-tail guard's state (qmc_tail.h);
+ * 3: a cubature payload holds the rank's regions of each integral after
  * its head; 2: the checksum of four lanes (state_file.h); 1: the checksum
- * was FNV-1a byte by byte. Another format is refused, naming both. */
-#define FORMAT 3ULL
+ * was FNV-1a byte by byte. A format before OLDEST_FORMAT or after FORMAT
+ * is refused, naming both; one between them is read where its method's
+ * payload has not changed since (payload_changes). */
+#define FORMAT 4ULL
+#define OLDEST_FORMAT 3ULL
 #define LIBRARY_VERSION                                                    \
     ((unsigned long long)PAGANI_VERSION_MAJOR << 32 |                      \
      (unsigned long long)PAGANI_VERSION_MINOR << 16 | PAGANI_VERSION_PATCH)
+
+/* The payloads changed since OLDEST_FORMAT: a file of the method from a
+ * format before `since` holds the old layout, refused as such. */
+static const struct {
+    pagani_method method;
+    unsigned long long since;
+    const char *added;         /* what the payload gained then */
+} payload_changes[] = {
+    {PAGANI_QMC, 4, "the heavy-tail guard's state"},
+};
 
 /* The header's words. */
 enum {
@@ -321,12 +335,12 @@ static int check_frame(pagani_context *ctx, const char *path,
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is "
                            "truncated: %zu bytes, shorter than its header",
                            path, size);
-    if (w[W_FORMAT] != FORMAT)
+    if (w[W_FORMAT] < OLDEST_FORMAT || w[W_FORMAT] > FORMAT)
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s is of format "
                            "%llu (libpagani %llu.%llu.%llu); this libpagani "
-                           "reads format %llu", path, w[W_FORMAT],
+                           "reads formats %llu to %llu", path, w[W_FORMAT],
                            w[W_LIBRARY] >> 32, w[W_LIBRARY] >> 16 & 0xffff,
-                           w[W_LIBRARY] & 0xffff, FORMAT);
+                           w[W_LIBRARY] & 0xffff, OLDEST_FORMAT, FORMAT);
     want = w[W_PAYLOAD] <= size ? HEADER_BYTES + padded(w[W_PAYLOAD]) + WORD
                                 : (size_t)-1;
     if (size < want)
@@ -340,16 +354,42 @@ static int check_frame(pagani_context *ctx, const char *path,
     return PAGANI_OK;
 }
 
+/* Whether the payload of method in a file of the header's format has
+ * this libpagani's layout (payload_changes), else the message. */
+static int check_payload_format(pagani_context *ctx, const char *path,
+                                const unsigned long long *w,
+                                pagani_method method)
+{
+    for (size_t i = 0; i < sizeof payload_changes / sizeof payload_changes[0];
+         i++)
+        if (payload_changes[i].method == method &&
+            w[W_FORMAT] < payload_changes[i].since)
+            return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s holds a "
+                               "%s state of format %llu (libpagani %llu.%llu.%llu"
+                               "), older than the layout with %s (format "
+                               "%llu): it cannot be resumed; remove it and run "
+                               "the integration again", path,
+                               pagani_method_name(method), w[W_FORMAT],
+                               w[W_LIBRARY] >> 32, w[W_LIBRARY] >> 16 & 0xffff,
+                               w[W_LIBRARY] & 0xffff, payload_changes[i].added,
+                               payload_changes[i].since);
+    return PAGANI_OK;
+}
+
 /* Whether the header is want's, else the first difference. */
 static int check_identity(pagani_context *ctx, const char *path,
                           const unsigned long long *w,
                           const pagani_state_header *want)
 {
+    int rc;
+
     if (w[W_METHOD] != (unsigned long long)want->method)
         return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s belongs to "
                            "another method (%s; this call runs %s)", path,
                            pagani_method_name((pagani_method)w[W_METHOD]),
                            pagani_method_name(want->method));
+    if ((rc = check_payload_format(ctx, path, w, want->method)) != PAGANI_OK)
+        return rc;
     for (int i = 0; i < PAGANI_CALL_FIELDS; i++)
         if (w[W_ID + i] != want->id.field[i])
             return pagani_fail(ctx, PAGANI_ERR_STATE, "checkpoint %s belongs "

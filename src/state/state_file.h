@@ -1,8 +1,9 @@
 /*
  * state_file.h - a checkpoint file (DESIGN.md section 12): what wrote it,
  * what it belongs to, a method's payload and a checksum; written
- * atomically, read back with every check. It knows no method: the
- * payload is bytes (state_payload.h) that a driver makes and takes apart.
+ * atomically, read back with every check. It knows no method's layout:
+ * the payload is bytes (state_payload.h) that a driver makes and takes
+ * apart; only in which format each method's payload last changed.
  *
  * Layout, in 64-bit words of the byte order of the machine that wrote it
  * (a file from the other byte order is refused as such):
@@ -14,8 +15,10 @@
  *   i mod 4, the four lanes combined the same way; state_file.c).
  * A file is refused, PAGANI_ERR_STATE, when it is shorter than its header
  * says (truncated), longer, or its checksum does not match (damaged),
- * its magic is not ours (foreign), its format is another, or it belongs to
- * another call: the message names the first field that differs.
+ * its magic is not ours (foreign), its format is one this libpagani no
+ * longer or not yet reads, its method's payload is of an older layout
+ * (state_file.c: payload_changes), or it belongs to another call: the
+ * message names the first field that differs.
  */
 #ifndef PAGANI_STATE_FILE_H
 #define PAGANI_STATE_FILE_H

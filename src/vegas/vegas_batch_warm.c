@@ -173,10 +173,21 @@ static int any_stopped(const wave *w)
     return 0;
 }
 
+/* How much a wave's message weighs against the other's (code rc): a NaN
+ * or infinity (PAGANI_ERR_NONFINITE) 2, a warning with PAGANI_OK 1, none
+ * 0. */
+static int weight(int rc, const char *message)
+{
+    return rc == PAGANI_ERR_NONFINITE ? 2 : message && message[0] != '\0';
+}
+
 /* The two waves of a checked batch of K >= 2 integrals (both waves
  * have some), their grids of grid_size doubles: the pilots (first),
- * then the rest from their pilots' final grids. A NaN or infinity in either wave is the call's
- * PAGANI_ERR_NONFINITE naming the first such integral of the batch. */
+ * then the rest from their pilots' final grids. The call's message is
+ * the heavier of the waves' (weight), between two of one weight the one
+ * naming the batch's first integral: a NaN or infinity in either wave
+ * is the call's PAGANI_ERR_NONFINITE naming the first such integral of
+ * the batch, and a warning of either (PAGANI_OK) stays. */
 static int run_waves(pagani_context *ctx, pagani_integrand *f,
                      const pagani_batch *batch, const pagani_options *opt,
                      size_t grid_size, wave *first, wave *rest,
@@ -209,19 +220,21 @@ static int run_waves(pagani_context *ctx, pagani_integrand *f,
         if (any_stopped(first)) {
             stopped_unrun(f, batch, rest, results);
         } else {
-            char *kept = rc == PAGANI_OK ? NULL
-                                         : strdup(pagani_context_message(ctx));
+            char *kept = strdup(pagani_context_message(ctx));
+            int mine, theirs;
             warm.vegas_grid_in = NULL;
             warm.vegas_grid_out = NULL;
             if (warm.vegas_adjust_iterations > WARM_ADJUST_ITERATIONS)
                 warm.vegas_adjust_iterations = WARM_ADJUST_ITERATIONS;
             rc_rest = wave_run(ctx, f, batch, &warm, rest, start, NULL, results);
+            mine = weight(rc, kept);
+            theirs = weight(rc_rest, pagani_context_message(ctx));
             if (rc_rest != PAGANI_OK && rc_rest != PAGANI_ERR_NONFINITE)
                 rc = rc_rest;
-            else if (rc == PAGANI_OK || (rc_rest == PAGANI_ERR_NONFINITE &&
-                                         rest->named < first->named))
+            else if (theirs > mine ||
+                     (theirs == mine && rest->named < first->named))
                 rc = rc_rest;
-            else if (kept) /* the first wave named the batch's first */
+            else if (mine > 0 && kept) /* the first wave's stands */
                 pagani_fail(ctx, rc, "%s", kept);
             free(kept);
         }
