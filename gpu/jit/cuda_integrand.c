@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/jit/cuda_integrand.h"
-#include "domain/domain.h"
 #include "gradient/gradient.h"
 #include "jit/source_env.h"
 
@@ -73,7 +72,7 @@ int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
 
 int cuda_integrand_mapped(const void *params)
 {
-    return params && *(const double *)params == PAGANI_DOMAIN_MARK;
+    return pagani_source_params_mapped(params);
 }
 
 char *cuda_kernel_variant(const char *env, const char *kernels)

@@ -40,9 +40,8 @@ int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
                            int count, cuda_module **out);
 
 /* Whether a run whose first parameter block is `params` needs the module
- * built with mapped set: the block starts with the domain map's header
- * (src/domain/domain.h, PAGANI_DOMAIN_MARK). A run maps all its blocks
- * or none, so the first tells. */
+ * built with mapped set (pagani_source_params_mapped, for the kernels in
+ * C++, which do not include the JIT's C header). */
 int cuda_integrand_mapped(const void *params);
 
 /* Kernel variants for benchmarks: `kernels` preceded by a #define for

@@ -81,7 +81,7 @@ static const char cuda_vector_entry[] =
     "double *f)\n{\n";
 
 /* The entry's work. Compiled with PAGANI_DOMAIN_PLAIN (the GPU's kernels
- * for runs with no map, cuda_integrand_mapped): f at the point
+ * for runs with no map, pagani_source_params_mapped): f at the point
  * itself, with the caller's block; a kernel then holds no trace of the
  * map, whose code inlined at every call of f made the GPU's evaluate
  * kernels spill (2.1 times slower on the paper's f4 8D). */
@@ -226,4 +226,9 @@ char *pagani_source_wrap(const char *source, int n, int ncomp,
     end += len;
     strcpy(end, body ? body_close : expr_close);
     return unit;
+}
+
+int pagani_source_params_mapped(const void *params)
+{
+    return params && *(const double *)params == PAGANI_DOMAIN_MARK;
 }

@@ -55,6 +55,13 @@ typedef enum pagani_source_target {
 char *pagani_source_wrap(const char *source, int n, int ncomp,
                          pagani_source_target target);
 
+/* Whether a run whose first parameter block is `params` needs the entry
+ * that reads the domain map's header, compiled without
+ * PAGANI_DOMAIN_PLAIN: the block starts with the header
+ * (src/domain/domain.h, PAGANI_DOMAIN_MARK). A run maps all its blocks
+ * or none, so the first tells. */
+int pagani_source_params_mapped(const void *params);
+
 /* Length of an expression source without its trailing blanks and
  * semicolons, so that "x[0] * x[1];" is taken as the expression it
  * means. */
