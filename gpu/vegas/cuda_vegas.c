@@ -274,16 +274,12 @@ static int cv_setup(void *backend_state, const vegas_job *job, void **vegas_stat
 {
     cuda_state *st = backend_state;
     pagani_context *ctx = st->ctx;
-    pagani_integrand *f = job->integrand;
     const size_t k = (size_t)job->integrals;
     cuda_vegas *v;
     int rc;
 
     *vegas_state = NULL;
     CUDA_TRY(ctx, cudaSetDevice(st->device));
-    if (!f->source)
-        return pagani_fail(ctx, PAGANI_ERR_NO_FORM, "the CUDA backend runs "
-                           "integrands given as source only");
     if (!(v = calloc(1, sizeof *v)))
         return pagani_fail(ctx, PAGANI_ERR_NO_MEMORY, "Vegas state");
     *vegas_state = v;
