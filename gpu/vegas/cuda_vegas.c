@@ -339,8 +339,10 @@ static void fill_args(const cuda_vegas *v, const vegas_pass *pass, int accumulat
     const long long stride = pass->stride > 1 ? pass->stride : 1;
     const long long units = job->plus ? job->cubes : job->cubes * job->pieces;
 
+    const pagani_philox_keys keys = pagani_vegas_keys(job->seed);
+
     memset(a, 0, sizeof *a);
-    a->seed = job->seed;
+    memcpy(a->keys, keys.k, sizeof a->keys);
     a->g = job->g;
     a->cubes = job->cubes;
     a->pieces = job->plus ? 1 : job->pieces;

@@ -14,7 +14,7 @@
                                       lies in [t*per_thread, (t+1)*per_thread) */
 
 typedef struct pagani_vegas_args {
-    unsigned long long seed;
+    unsigned keys[20];           /* the seed's Philox round keys (pagani_vegas_keys) */
     long long g;                 /* intervals per axis */
     long long cubes;
     long long pieces;            /* per cube (1 with counts) */

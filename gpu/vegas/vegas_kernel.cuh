@@ -93,12 +93,13 @@ __device__ pagani_vegas_partial pagani_vegas_block_merge(pagani_vegas_partial p,
     return p;
 }
 
-/* The digits of cube c (k_i = (c / g^i) % g), and the step to cube c + 1. */
+/* The digits of cube c (k_i = (c / g^i) % g), less PAGANI_VEGAS_K_BIAS
+ * as pagani_vegas_piece takes them, and the step to cube c + 1. */
 __device__ __forceinline__ void pagani_vegas_digits(long long c, long long g, double *k)
 {
 #pragma unroll
     for (int i = 0; i < PAGANI_N; i++) {
-        k[i] = (double)(c % g);
+        k[i] = (double)(c % g) - PAGANI_VEGAS_K_BIAS;
         c /= g;
     }
 }
@@ -110,8 +111,8 @@ __device__ __forceinline__ void pagani_vegas_next(double gd, double *k)
     for (int i = 0; i < PAGANI_N; i++)
         if (carry) {
             k[i] += 1.0;
-            carry = k[i] >= gd;
-            if (carry) k[i] = 0.0;
+            carry = k[i] >= gd - PAGANI_VEGAS_K_BIAS;
+            if (carry) k[i] = -PAGANI_VEGAS_K_BIAS;
         }
 }
 
@@ -324,7 +325,8 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
     }
     __syncthreads();
 
-    kp.seed = a.seed;
+#pragma unroll
+    for (int r = 0; r < 20; r++) kp.keys.k[r] = a.keys[r];
     kp.iteration = a.iteration;
     kp.n = PAGANI_N;
     kp.nb = a.nb;

@@ -407,7 +407,7 @@ static void fill_kparams(const cpu_vegas *s, const vegas_pass *pass, int k,
     const vegas_job *job = &s->job;
     const size_t n = (size_t)job->n;
 
-    kp->seed = job->seed;
+    kp->keys = pagani_vegas_keys(job->seed);
     kp->iteration = pass->iteration;
     kp->n = job->n;
     kp->nb = job->bins;

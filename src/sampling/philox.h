@@ -53,23 +53,66 @@ PAGANI_HD pagani_u32 pagani_philox_mulhi(pagani_u32 a, pagani_u32 b)
 #endif
 }
 
+/* One Philox4x32 round of the block (c0, c1, c2, c3), in place, under
+ * round keys (k0, k1): the statements both generators below loop over. */
+#define PAGANI_PHILOX_ROUND(c0, c1, c2, c3, k0, k1)                       \
+    do {                                                                  \
+        pagani_u32 hi0 = pagani_philox_mulhi(PAGANI_PHILOX_M0, c0);       \
+        pagani_u32 lo0 = PAGANI_PHILOX_M0 * c0;                           \
+        pagani_u32 hi1 = pagani_philox_mulhi(PAGANI_PHILOX_M1, c2);       \
+        pagani_u32 lo1 = PAGANI_PHILOX_M1 * c2;                           \
+        c0 = hi1 ^ c1 ^ (k0);                                             \
+        c1 = lo1;                                                         \
+        c2 = hi0 ^ c3 ^ (k1);                                             \
+        c3 = lo0;                                                         \
+    } while (0)
+
 /* Philox4x32 with 10 rounds: the block of counter `ctr` under key (k0, k1). */
 PAGANI_HD pagani_philox4 pagani_philox4x32_10(pagani_philox4 ctr,
                                               pagani_u32 k0, pagani_u32 k1)
 {
     pagani_u32 c0 = ctr.v[0], c1 = ctr.v[1], c2 = ctr.v[2], c3 = ctr.v[3];
     for (int round = 0; round < 10; round++) {
-        pagani_u32 hi0 = pagani_philox_mulhi(PAGANI_PHILOX_M0, c0);
-        pagani_u32 lo0 = PAGANI_PHILOX_M0 * c0;
-        pagani_u32 hi1 = pagani_philox_mulhi(PAGANI_PHILOX_M1, c2);
-        pagani_u32 lo1 = PAGANI_PHILOX_M1 * c2;
-        c0 = hi1 ^ c1 ^ k0;
-        c1 = lo1;
-        c2 = hi0 ^ c3 ^ k1;
-        c3 = lo0;
+        PAGANI_PHILOX_ROUND(c0, c1, c2, c3, k0, k1);
         k0 += PAGANI_PHILOX_W0;
         k1 += PAGANI_PHILOX_W1;
     }
+    ctr.v[0] = c0;
+    ctr.v[1] = c1;
+    ctr.v[2] = c2;
+    ctr.v[3] = c3;
+    return ctr;
+}
+
+/* The round keys of Philox4x32-10 under key (k0, k1): round r uses
+ * k[2 r] and k[2 r + 1] (the key plus r times the Weyl constants). A
+ * sampler that draws many blocks under one key computes them once; on
+ * the device, kept in a kernel's argument block, they are operands from
+ * the constant bank instead of two additions a round. */
+typedef struct pagani_philox_keys {
+    pagani_u32 k[20];
+} pagani_philox_keys;
+
+PAGANI_HD pagani_philox_keys pagani_philox_schedule(pagani_u32 k0, pagani_u32 k1)
+{
+    pagani_philox_keys s;
+    for (int round = 0; round < 10; round++) {
+        s.k[2 * round] = k0;
+        s.k[2 * round + 1] = k1;
+        k0 += PAGANI_PHILOX_W0;
+        k1 += PAGANI_PHILOX_W1;
+    }
+    return s;
+}
+
+/* Philox4x32 with 10 rounds under the round keys *keys: the block
+ * pagani_philox4x32_10 gives for the key they were made from. */
+PAGANI_HD pagani_philox4 pagani_philox4x32_10_keyed(pagani_philox4 ctr,
+                                                    const pagani_philox_keys *keys)
+{
+    pagani_u32 c0 = ctr.v[0], c1 = ctr.v[1], c2 = ctr.v[2], c3 = ctr.v[3];
+    for (int round = 0; round < 10; round++)
+        PAGANI_PHILOX_ROUND(c0, c1, c2, c3, keys->k[2 * round], keys->k[2 * round + 1]);
     ctr.v[0] = c0;
     ctr.v[1] = c1;
     ctr.v[2] = c2;
@@ -93,15 +136,31 @@ PAGANI_HD pagani_philox4 pagani_vegas_counter(pagani_u32 iteration,
     return c;
 }
 
-/* Words 4 * block .. 4 * block + 3 of sample j of cube c, iteration t. */
+/* The round keys of a run with seed s (pagani_vegas_random's). */
+PAGANI_HD pagani_philox_keys pagani_vegas_keys(pagani_u64 seed)
+{
+    return pagani_philox_schedule((pagani_u32)seed, (pagani_u32)(seed >> 32));
+}
+
+/* Words 4 * block .. 4 * block + 3 of sample j of cube c, iteration t,
+ * under a seed's round keys (pagani_vegas_keys). */
+PAGANI_HD pagani_philox4 pagani_vegas_random_keyed(const pagani_philox_keys *keys,
+                                                   pagani_u32 iteration,
+                                                   pagani_u64 cube,
+                                                   pagani_u64 sample, int block)
+{
+    return pagani_philox4x32_10_keyed(
+        pagani_vegas_counter(iteration, cube, sample, block), keys);
+}
+
+/* The same for a run with seed `seed`. */
 PAGANI_HD pagani_philox4 pagani_vegas_random(pagani_u64 seed,
                                              pagani_u32 iteration,
                                              pagani_u64 cube,
                                              pagani_u64 sample, int block)
 {
-    return pagani_philox4x32_10(
-        pagani_vegas_counter(iteration, cube, sample, block),
-        (pagani_u32)seed, (pagani_u32)(seed >> 32));
+    const pagani_philox_keys keys = pagani_vegas_keys(seed);
+    return pagani_vegas_random_keyed(&keys, iteration, cube, sample, block);
 }
 
 /* A 32-bit word as a double in (0,1): (w + 1/2) 2^-32, exact. */

@@ -48,7 +48,7 @@ typedef void (*pagani_vegas_vector_fn)(const double *x, int n,
 
 /* What every piece of a pass shares. */
 typedef struct pagani_vegas_kparams {
-    pagani_u64 seed;
+    pagani_philox_keys keys;     /* the seed's round keys (pagani_vegas_keys) */
     pagani_u32 iteration;
     int n;
     int nb;                      /* bins per axis */
@@ -253,14 +253,14 @@ PAGANI_HD double pagani_vegas_largest_term(const pagani_vegas_kparams *kp,
 
 /*
  * Samples first .. first + count - 1 (count >= 2) of cube `cube`, whose
- * intervals are k[0..n-1]. Contributions go to bins (rows of nb cells)
- * when kp->accumulate. fn is the host integrand (unused on the device).
- * Component 0 is the integrand the piece's sums and bins describe; with
- * several components, each one's mean and variance (component 0's too)
- * go to components[2 c] and components[2 c + 1] when it is not NULL.
- * On the host a stop (*kp->stop set) ends the loop before the next
- * sample; the piece's results are then meaningless, and its pass is
- * discarded.
+ * intervals are k[0..n-1] less PAGANI_VEGAS_K_BIAS (vegas_point.h).
+ * Contributions go to bins (rows of nb cells) when kp->accumulate. fn is
+ * the host integrand (unused on the device). Component 0 is the
+ * integrand the piece's sums and bins describe; with several components,
+ * each one's mean and variance (component 0's too) go to components[2 c]
+ * and components[2 c + 1] when it is not NULL. On the host a stop
+ * (*kp->stop set) ends the loop before the next sample; the piece's
+ * results are then meaningless, and its pass is discarded.
  */
 PAGANI_HD pagani_vegas_piece_out
 pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
@@ -280,75 +280,108 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
     o.fault_value = 0.0;
     o.fault_component = 0;
     for (int c = 0; c < nc; c++) shift[c] = s1[c] = s2[c] = 0.0;
-    for (long long j = 0; j < count; j++) {
-        double x[PAGANI_VEGAS_DIM], fv[PAGANI_VEGAS_MAX_NCOMP];
-        int bin[PAGANI_VEGAS_DIM];
-        double jac = 1.0, v;
-        int bad, nonzero = 0;
+    /* The samples in runs of at most 2^31 that share the high word of
+     * their index, so that the loop, the Philox counter, the count of
+     * nonzero samples and the test for the first sample work on 32-bit
+     * words (the counter's high part is the run's). */
+    for (pagani_u64 run = first, end = first + (pagani_u64)count; run < end;) {
+        const pagani_u32 high = (pagani_u32)(run >> 32);
+        const pagani_u64 boundary = ((pagani_u64)high + 1) << 32;
+        pagani_u64 next = run + 0x80000000ull;
+        const int first_run = run == first;
+        pagani_u32 low = (pagani_u32)run, stop, nonzero_run = 0;
+
+        if (next > boundary) next = boundary;
+        if (next > end) next = end;
+        stop = (pagani_u32)next;
+        run = next;
+        do {
+            const pagani_u64 sample = (pagani_u64)high << 32 | low;
+            const int start = first_run && low == (pagani_u32)first;
+            double x[PAGANI_VEGAS_DIM], fv[PAGANI_VEGAS_MAX_NCOMP];
+            int bin[PAGANI_VEGAS_DIM];
+            double jac = 0.0, v;
+            pagani_u32 nonzero = 0;
 
 #if !defined(__CUDA_ARCH__)
-        if (kp->stop && *kp->stop) break; /* the pass is discarded */
+            if (kp->stop && *kp->stop) { /* the pass is discarded */
+                run = end;
+                break;
+            }
 #endif
 
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-        for (int blk = 0; blk < (n + 3) / 4; blk++) {
-            pagani_philox4 r = pagani_vegas_random(kp->seed, kp->iteration, cube,
-                                    first + (pagani_u64)j, blk);
+            for (int blk = 0; blk < (n + 3) / 4; blk++) {
+                pagani_philox4 r = pagani_vegas_random_keyed(&kp->keys, kp->iteration,
+                                                             cube, sample, blk);
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-            for (int q = 0; q < 4; q++) {
-                const int i = 4 * blk + q;
-                if (i < n) {
-                    double c = pagani_vegas_axis(k[i], r.v[q], kp->nb_per_g,
-                                                 kp->nb,
-                                                 kp->grid + i * kp->row_stride,
-                                                 &jac, &bin[i]);
-                    x[i] = pagani_vegas_coord(kp->lower[i], kp->width[i], c);
+                for (int q = 0; q < 4; q++) {
+                    const int i = 4 * blk + q;
+                    if (i < n) {
+                        double factor;
+                        double c = pagani_vegas_axis(
+                            k[i], r.v[q], kp->nb_per_g, kp->nb, kp->grid,
+                            (unsigned)(i * kp->row_stride), &factor, &bin[i]);
+                        x[i] = pagani_vegas_coord(kp->lower[i], kp->width[i], c);
+                        jac = i ? PAGANI_DMUL(jac, factor) : factor;
+                    }
                 }
             }
-        }
-        pagani_vegas_eval(kp, fn, x, fv);
-        bad = pagani_vegas_first_fault(kp, fv);
-        if (bad >= 0 && o.fault_sample < 0) {
-            o.fault_sample = (long long)(first + (pagani_u64)j);
-            o.fault_value = fv[bad];
-            o.fault_component = bad;
-        }
-        for (int c = 0; c < PAGANI_VEGAS_NCOMP(kp); c++) nonzero |= fv[c] != 0.0;
-        o.nonzero += nonzero;
-        for (int c = 0; c < nc; c++) {
-            /* v may overflow though f is finite: see o.var */
-            double vc = bad >= 0 ? 0.0 : fv[c] * jac, d;
-            if (j == 0) shift[c] = vc;
-            d = vc - shift[c];
-            s1[c] += d;
-            s2[c] += d * d;
-        }
-        v = bad >= 0 ? 0.0 : fv[0] * jac;
-        if (j == 0 || v < lo) lo = v;
-        if (j == 0 || v > hi) hi = v;
-        v = v * v;
-        if (v > o.vmax) o.vmax = v;
-        if (kp->accumulate) {
-            double q = v * kp->bin_scale;
-            if (q >= PAGANI_VEGAS_Q_LIMIT) {
-                o.overflow = 1;
-            } else if (q >= 0.5) {
-                const int rows = kp->row_stride ? kp->nb : 0;
-                pagani_u32 dig[3];
-                pagani_vegas_quantize(q, dig);
+            pagani_vegas_eval(kp, fn, x, fv);
+            for (int c = 0; c < PAGANI_VEGAS_NCOMP(kp); c++) nonzero |= fv[c] != 0.0;
+            nonzero_run += nonzero;
+            if (PAGANI_VEGAS_NCOMP(kp) > 1 || !(fv[0] - fv[0] == 0.0)) {
+                /* a fault (f not finite; any component's): the first is
+                 * kept, and the sample counts as v = 0 */
+                const int bad = pagani_vegas_first_fault(kp, fv);
+                if (bad >= 0 && o.fault_sample < 0) {
+                    o.fault_sample = (long long)sample;
+                    o.fault_value = fv[bad];
+                    o.fault_component = bad;
+                }
+                if (bad >= 0) {
+                    for (int c = 0; c < nc; c++) fv[c] = 0.0;
+                    jac = 0.0;
+                }
+            }
+            for (int c = 0; c < nc; c++) {
+                /* v may overflow though f is finite: see o.var */
+                double vc = fv[c] * jac, d;
+                if (start) shift[c] = vc;
+                d = vc - shift[c];
+                s1[c] += d;
+                s2[c] += d * d;
+            }
+            v = fv[0] * jac;
+            if (start || v < lo) lo = v;
+            if (start || v > hi) hi = v;
+            if (kp->accumulate) {
+                double q = v * v * kp->bin_scale;
+                if (q >= PAGANI_VEGAS_Q_LIMIT) {
+                    o.overflow = 1;
+                } else if (q >= 0.5) {
+                    const int rows = kp->row_stride ? kp->nb : 0;
+                    pagani_u32 dig[3];
+                    pagani_vegas_quantize(q, dig);
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-                for (int i = 0; i < n; i++)
-                    pagani_vegas_bin_add(bins, kp->bins_hi, kp->cells, i * rows + bin[i],
-                                         dig);
+                    for (int i = 0; i < n; i++)
+                        pagani_vegas_bin_add(bins, kp->bins_hi, kp->cells,
+                                             i * rows + bin[i], dig);
+                }
             }
-        }
+        } while (++low != stop);
+        o.nonzero += nonzero_run;
     }
+    /* the largest v^2: v^2 grows with |v| (rounding too), so it is lo's
+     * or hi's, bit for bit the largest of the samples' */
+    if (lo * lo > o.vmax) o.vmax = lo * lo;
+    if (hi * hi > o.vmax) o.vmax = hi * hi;
     pagani_vegas_moments(kp, count, shift[0], s1[0], s2[0], &o.mean, &o.var);
     o.term_max = pagani_vegas_largest_term(kp, count, shift[0], s1[0], lo, hi);
     for (int c = 0; components && c < nc; c++)

@@ -13,19 +13,28 @@
 #include "hostdevice.h" /* PAGANI_DMUL, PAGANI_DADD */
 #include "sampling/philox.h"
 
-/* k + (w + 1/2) 2^-32 (pagani_u01_32), rounded once. The device writes
- * 1 + (w + 1/2) 2^-32 bit by bit (the word, then a 1, in the fraction)
- * and adds k - 1: both exact, so the sum rounds the same real number to
- * the same double, without the conversion of w (a quarter-rate
- * instruction on the GPU). */
-PAGANI_HD double pagani_vegas_offset(double k, pagani_u32 w)
+/* The samplers keep a cube's interval k on an axis as k -
+ * PAGANI_VEGAS_K_BIAS: k - 1 on the device (pagani_vegas_offset adds it
+ * to 1 + u as it stands, no subtraction a sample), k on the host. */
+#if defined(__CUDA_ARCH__)
+#define PAGANI_VEGAS_K_BIAS 1.0
+#else
+#define PAGANI_VEGAS_K_BIAS 0.0
+#endif
+
+/* k + (w + 1/2) 2^-32 (pagani_u01_32), rounded once, from kb = k -
+ * PAGANI_VEGAS_K_BIAS. The device writes 1 + (w + 1/2) 2^-32 bit by bit
+ * (the word, then a 1, in the fraction) and adds kb = k - 1: both exact,
+ * so the sum rounds the same real number to the same double, without
+ * the conversion of w (a quarter-rate instruction on the GPU). */
+PAGANI_HD double pagani_vegas_offset(double kb, pagani_u32 w)
 {
 #if defined(__CUDA_ARCH__)
     const double one_plus_u = __hiloint2double((int)(0x3ff00000u | w >> 12),
                                                (int)(w << 20 | 0x80000u));
-    return __dadd_rn(one_plus_u, __dadd_rn(k, -1.0));
+    return __dadd_rn(one_plus_u, kb);
 #else
-    return k + pagani_u01_32(w);
+    return kb + pagani_u01_32(w);
 #endif
 }
 
@@ -49,24 +58,27 @@ PAGANI_HD int pagani_vegas_bin(double t, int nb, double *whole)
 }
 
 /*
- * One axis of one sample. k: the cube's interval on this axis (0..g-1);
- * w: the random word; nb_per_g = nb / g; row: this axis's nb + 1 grid
- * edges. Returns the coordinate in [0,1] (before the box's affine map),
- * multiplies *jac by nb (e_{b+1} - e_b) and stores the bin b in *bin.
+ * One axis of one sample. kb: the cube's interval on this axis (0..g-1)
+ * less PAGANI_VEGAS_K_BIAS; w: the random word; nb_per_g = nb / g;
+ * grid[row ..]: this axis's nb + 1 grid edges. Returns the coordinate in
+ * [0,1] (before the box's affine map), stores the axis's factor of the
+ * Jacobian, nb (e_{b+1} - e_b), in *factor and the bin b in *bin. (An
+ * unsigned 32-bit index into the grid costs the device one instruction
+ * of address arithmetic, a row pointer four.)
  */
-PAGANI_HD double pagani_vegas_axis(double k, pagani_u32 w, double nb_per_g,
-                                   int nb, const double *row, double *jac,
-                                   int *bin)
+PAGANI_HD double pagani_vegas_axis(double kb, pagani_u32 w, double nb_per_g,
+                                   int nb, const double *grid, unsigned row,
+                                   double *factor, int *bin)
 {
-    double t = PAGANI_DMUL(pagani_vegas_offset(k, w), nb_per_g);
-    double whole, e0, de;
+    double t = PAGANI_DMUL(pagani_vegas_offset(kb, w), nb_per_g);
+    double whole, de;
     int b = pagani_vegas_bin(t, nb, &whole);
+    const double *edge = grid + (row + (unsigned)b);
 
-    e0 = row[b];
-    de = PAGANI_DADD(row[b + 1], -e0);
-    *jac = PAGANI_DMUL(*jac, PAGANI_DMUL((double)nb, de));
+    de = PAGANI_DADD(edge[1], -edge[0]);
+    *factor = PAGANI_DMUL((double)nb, de);
     *bin = b;
-    return PAGANI_DADD(e0, PAGANI_DMUL(de, PAGANI_DADD(t, -whole)));
+    return PAGANI_DADD(edge[0], PAGANI_DMUL(de, PAGANI_DADD(t, -whole)));
 }
 
 /* x_i = lower_i + width_i * c, c from pagani_vegas_axis. */

@@ -24,7 +24,7 @@ int pagani_vegas_report_fault(pagani_context *ctx, const vegas_run *r, int k)
     char text[1024], which[32] = "", component[32] = "";
     size_t len = 0;
     long long c = s->fault_cube;
-    double jac = 1.0;
+    double factor;
     int b;
 
     for (int i = 0; i < job->n && len < sizeof text - 64; i++) {
@@ -32,11 +32,11 @@ int pagani_vegas_report_fault(pagani_context *ctx, const vegas_run *r, int k)
         pagani_philox4 w = pagani_vegas_random(
             job->seed, (pagani_u32)it, (pagani_u64)s->fault_cube,
             (pagani_u64)s->fault_sample, blk);
-        const double *row =
-            grid + (job->grid_axes > 1 ? i * (job->bins + 1) : 0);
-        double u = pagani_vegas_axis((double)(c % job->g), w.v[i % 4],
-                                     (double)job->bins / job->g, job->bins, row,
-                                     &jac, &b);
+        const unsigned row = job->grid_axes > 1 ? (unsigned)(i * (job->bins + 1)) : 0;
+        double u = pagani_vegas_axis((double)(c % job->g) - PAGANI_VEGAS_K_BIAS,
+                                     w.v[i % 4],
+                                     (double)job->bins / job->g, job->bins, grid,
+                                     row, &factor, &b);
         c /= job->g;
         len += (size_t)snprintf(
             text + len, sizeof text - len, "%s%.17g", i ? ", " : "",
