@@ -52,6 +52,33 @@ static void check_same_fault(pagani_context *gpu, pagani_context *cpu)
     pagani_integrand_destroy(fc);
 }
 
+/* The NaN of vegas_edge_nan is named at the same point, down to the
+ * last bit, on both backends (n = 2, 6, 10: groups of 2 samples that
+ * share Philox blocks; n = 5: one by one). */
+static void check_same_fault_point(pagani_context *gpu, pagani_context *cpu)
+{
+    static const int dims[] = {2, 5, 6, 10};
+    int runs = 0, same = 0;
+
+    for (int k = 0; k < 4; k++)
+        for (unsigned long long s = 1; s <= 6; s++) {
+            double xg[PAGANI_MAX_DIM], xc[PAGANI_MAX_DIM];
+            long long sg = -1, sc = -2;
+            const char *mg, *mc;
+            int g = vegas_fault_point(gpu, dims[k], s, xg, &sg, &mg);
+            int c = vegas_fault_point(cpu, dims[k], s, xc, &sc, &mc);
+            int equal = g && c && sg == sc &&
+                        memcmp(xg, xc, (size_t)dims[k] * sizeof xg[0]) == 0;
+            runs++;
+            same += equal;
+            if (!equal) tap_diag("n = %d, seed %llu: GPU %s, CPU %s", dims[k], s,
+                                 g ? "named a point" : "named none",
+                                 c ? "named a point" : "named none");
+        }
+    tap_ok(same == runs, "the same NaN point and sample on GPU and CPU in %d of %d runs",
+           same, runs);
+}
+
 int main(void)
 {
     pagani_context *gpu, *cpu;
@@ -69,9 +96,11 @@ int main(void)
     vegas_check_heavy_tails(gpu);
     vegas_check_high_dimension(gpu);
     vegas_check_nonfinite(gpu);
+    vegas_check_fault_point(gpu);
     vegas_check_options(gpu);
     check_agreement(gpu, cpu);
     check_same_fault(gpu, cpu);
+    check_same_fault_point(gpu, cpu);
     pagani_context_destroy(cpu);
     pagani_context_destroy(gpu);
     tap_done();

@@ -22,10 +22,16 @@ static void check_philox(void)
     };
     for (int k = 0; k < 3; k++) {
         pagani_philox4 c = {{kat[k][0], kat[k][1], kat[k][2], kat[k][3]}};
+        pagani_philox_keys keys;
         pagani_philox4 r = pagani_philox4x32_10(c, kat[k][4], kat[k][5]);
         tap_ok(r.v[0] == kat[k][6] && r.v[1] == kat[k][7] && r.v[2] == kat[k][8] &&
                    r.v[3] == kat[k][9],
                "Philox4x32-10 known answer %d", k + 1);
+        keys = pagani_philox_schedule(kat[k][4], kat[k][5]);
+        r = pagani_philox4x32_10_keyed(c, &keys);
+        tap_ok(r.v[0] == kat[k][6] && r.v[1] == kat[k][7] && r.v[2] == kat[k][8] &&
+                   r.v[3] == kat[k][9],
+               "Philox4x32-10 known answer %d from the round keys", k + 1);
     }
     tap_ok(pagani_u01_32(0) > 0.0 && pagani_u01_32(0xffffffffu) < 1.0 &&
                pagani_u01_52(0xffffffffu, 0xffffffffu) < 1.0 &&
@@ -105,6 +111,7 @@ int main(void)
     vegas_check_heavy_tails(ctx);
     vegas_check_high_dimension(ctx);
     vegas_check_nonfinite(ctx);
+    vegas_check_fault_point(ctx);
     vegas_check_options(ctx);
     pagani_context_destroy(ctx);
     tap_done();

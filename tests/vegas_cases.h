@@ -8,6 +8,7 @@
 #define PAGANI_TEST_VEGAS_CASES_H
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pagani.h"
 #include "suite.h"
@@ -39,6 +40,9 @@ PAGANI_INTEGRAND(vegas_linear, {
 
 /* NaN on a tenth of the first axis. */
 PAGANI_INTEGRAND(vegas_hole, { return x[0] > 0.9 ? sqrt(-1.0 - x[1]) : 1.0; })
+/* NaN on the last hundredth of the first axis: the first NaN of a pass
+ * falls on either sample of a cube's pair. */
+PAGANI_INTEGRAND(vegas_edge_nan, { return x[0] > 0.99 ? sqrt(-1.0 - x[0]) : 1.0; })
 
 /* p[0] (1 + x_0): the progress callback below changes p[0]. */
 PAGANI_INTEGRAND(vegas_scaled, { return p[0] * (1.0 + x[0]); })
@@ -321,6 +325,61 @@ static void vegas_check_nonfinite(pagani_context *ctx)
     tap_ok(rc == PAGANI_ERR_NONFINITE && strstr(m, "x = (0.9"),
            "NaN reported as PAGANI_ERR_NONFINITE with its point: %s", m);
     pagani_integrand_destroy(f);
+}
+
+/* The NaN point of seed s in n dimensions (vegas_edge_nan), its sample
+ * and the message; 0 when the run did not end with PAGANI_ERR_NONFINITE
+ * or the message names no point of n coordinates. */
+static int vegas_fault_point(pagani_context *ctx, int n, unsigned long long s,
+                             double *x, long long *sample, const char **message)
+{
+    vegas_case c = {"edge", &vegas_edge_nan, n, 0, 1, 0, 1e-3, 1e4, 0, 0};
+    pagani_integrand *f = vegas_make(ctx, c.def, c.n, NULL, 0);
+    pagani_result r;
+    int rc = f ? vegas_run(ctx, f, &c, s, &r) : -1, read = 0;
+    const char *p = strstr(pagani_context_message(ctx), "x = ("), *q;
+
+    pagani_integrand_destroy(f);
+    *message = pagani_context_message(ctx);
+    if (rc != PAGANI_ERR_NONFINITE || !p) return 0;
+    for (p += 5; read < n; read++) {
+        char *e;
+        x[read] = strtod(p, &e);
+        if (e == p) return 0;
+        p = *e == ',' ? e + 1 : e;
+    }
+    q = strstr(*message, "sample ");
+    *sample = q ? strtoll(q + 7, NULL, 10) : -1;
+    return 1;
+}
+
+/* The point a NaN is reported at is one where f is NaN: the report draws
+ * the words of the stream as the sampler did (philox.h: for n = 2 mod 4
+ * samples in groups of 2 that share Philox blocks, else one by one), for
+ * samples of either place in their group. */
+static void vegas_check_fault_point(pagani_context *ctx)
+{
+    static const int dims[] = {2, 5, 6, 10};
+    int runs = 0, named = 0, nan_there = 0, odd = 0;
+
+    for (int k = 0; k < 4; k++)
+        for (unsigned long long s = 1; s <= 6; s++) {
+            double x[PAGANI_MAX_DIM];
+            long long sample = -1;
+            const char *m;
+            runs++;
+            if (!vegas_fault_point(ctx, dims[k], s, x, &sample, &m)) {
+                tap_diag("n = %d, seed %llu: no NaN point named: %s", dims[k], s, m);
+                continue;
+            }
+            named++;
+            nan_there += isnan(vegas_edge_nan.function(x, dims[k], NULL));
+            odd += sample % 2 == 1;
+        }
+    tap_ok(named == runs && nan_there == named,
+           "the NaN is reported at a point where f is NaN in %d of %d runs "
+           "(n = 2, 5, 6, 10; %d points named)", nan_there, runs, named);
+    tap_ok(odd > 0, "%d of them at an odd sample (the second of a group)", odd);
 }
 
 /* Alternates the parameter between iterations, so they disagree. */

@@ -348,11 +348,12 @@ pagani_vegas_pass(const pagani_vegas_args &a, const pagani_vegas_member *members
     if (a.mapping == PAGANI_VEGAS_MAP_UNITS) {
         const long long u0 = t * a.per_thread;
         if (u0 < a.units) {
-            const long long u1 = a.units - u0 < a.per_thread ? a.units : u0 + a.per_thread;
+            /* units left (at most VEGAS_MAX_PER_THREAD, cuda_vegas.c) */
+            int left = (int)(a.units - u0 < a.per_thread ? a.units - u0 : a.per_thread);
             long long w = a.first + u0 * a.stride;
             long long cube = w / a.pieces, piece = w % a.pieces;
             pagani_vegas_digits(cube, a.g, x);
-            for (long long u = u0; u < u1; u++) {
+            for (; left > 0; left--) {
                 const long long count = counts ? counts[cube] : a.samples;
                 pagani_vegas_piece_out o = pagani_vegas_piece(
                     &kp, 0, (pagani_u64)cube, x,

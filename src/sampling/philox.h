@@ -10,19 +10,27 @@
  * split over threads, blocks, GPUs or processes in any shape and every
  * piece still draws exactly the numbers it would draw alone.
  *
- * The streams of PAGANI_VEGAS (m-Cubes). Random word d (axis d) of sample j
- * of sub-cube c in iteration t, for a run with seed s, is word d % 4 of
+ * The streams of PAGANI_VEGAS (m-Cubes). The samples of sub-cube c in
+ * iteration t go in groups of L = PAGANI_VEGAS_GROUP(n) samples that
+ * share Philox blocks: L = 2 when n = 2 (mod 4), whose 2 n words fill
+ * whole blocks (with m-Cubes' 2 samples a piece a group is a piece: 6-D
+ * takes 3 blocks a piece, not 4), else L = 1. Random word d (axis d) of
+ * sample j, for a run with seed s, is word w % 4 of block b = w / 4 of
+ * group G = j / L, w = (j mod L) n + d, that is of
  *
- *   philox4x32_10(counter = {j mod 2^32,
- *                            (j >> 32) | (d / 4) << 8 | (c >> 32) << 16,
+ *   philox4x32_10(counter = {G mod 2^32,
+ *                            (G >> 32) | b << 8 | (c >> 32) << 16,
  *                            c mod 2^32,
  *                            t},
  *                 key = {s mod 2^32, s >> 32})
  *
- * a bijection for j < 2^40, d < 64 * 4, c < 2^48 and t < 2^32, so no two
- * (iteration, cube, sample, axis) share a word. The coordinate in (0,1) is
- * (word + 1/2) * 2^-32: never 0 or 1, resolution 2^-32 (finer still after
- * the division by the intervals per axis).
+ * a bijection for G < 2^40, b < 2^8 (a group has at most 32 blocks), c <
+ * 2^48 and t < 2^32, so no two (iteration, cube, sample, axis) share a
+ * word. (With L = 1, sample j's own blocks: the stream before the groups;
+ * odd n leave the last block's unused words unused, as pairing them would
+ * not fill blocks either and costs the GPU registers.) The coordinate in
+ * (0,1) is (word + 1/2) * 2^-32: never 0 or 1, resolution 2^-32 (finer
+ * still after the division by the intervals per axis).
  */
 #ifndef PAGANI_PHILOX_H
 #define PAGANI_PHILOX_H
@@ -120,15 +128,19 @@ PAGANI_HD pagani_philox4 pagani_philox4x32_10_keyed(pagani_philox4 ctr,
     return ctr;
 }
 
-/* The counter of the Vegas stream (see the top of this file): sample j of
- * cube c in iteration t, axes 4 * block .. 4 * block + 3. */
+/* The samples of a group of the Vegas stream in n dimensions (see the
+ * top of this file): 2 when n = 2 (mod 4), else 1. */
+#define PAGANI_VEGAS_GROUP(n) ((n) % 4 == 2 ? 2 : 1)
+
+/* The counter of the Vegas stream (see the top of this file): block
+ * `block` of group `group` of cube c in iteration t. */
 PAGANI_HD pagani_philox4 pagani_vegas_counter(pagani_u32 iteration,
                                               pagani_u64 cube,
-                                              pagani_u64 sample, int block)
+                                              pagani_u64 group, int block)
 {
     pagani_philox4 c;
-    c.v[0] = (pagani_u32)sample;
-    c.v[1] = ((pagani_u32)(sample >> 32) & 0xffu) |
+    c.v[0] = (pagani_u32)group;
+    c.v[1] = ((pagani_u32)(group >> 32) & 0xffu) |
              ((pagani_u32)block & 0xffu) << 8 |
              ((pagani_u32)(cube >> 32) & 0xffffu) << 16;
     c.v[2] = (pagani_u32)cube;
@@ -136,31 +148,36 @@ PAGANI_HD pagani_philox4 pagani_vegas_counter(pagani_u32 iteration,
     return c;
 }
 
-/* The round keys of a run with seed s (pagani_vegas_random's). */
+/* The round keys of a run with seed s (the key of the stream above). */
 PAGANI_HD pagani_philox_keys pagani_vegas_keys(pagani_u64 seed)
 {
     return pagani_philox_schedule((pagani_u32)seed, (pagani_u32)(seed >> 32));
 }
 
-/* Words 4 * block .. 4 * block + 3 of sample j of cube c, iteration t,
- * under a seed's round keys (pagani_vegas_keys). */
+/* Block `block` of group `group` of cube c in iteration t under a
+ * seed's round keys (pagani_vegas_keys). */
 PAGANI_HD pagani_philox4 pagani_vegas_random_keyed(const pagani_philox_keys *keys,
                                                    pagani_u32 iteration,
                                                    pagani_u64 cube,
-                                                   pagani_u64 sample, int block)
+                                                   pagani_u64 group, int block)
 {
     return pagani_philox4x32_10_keyed(
-        pagani_vegas_counter(iteration, cube, sample, block), keys);
+        pagani_vegas_counter(iteration, cube, group, block), keys);
 }
 
-/* The same for a run with seed `seed`. */
-PAGANI_HD pagani_philox4 pagani_vegas_random(pagani_u64 seed,
-                                             pagani_u32 iteration,
-                                             pagani_u64 cube,
-                                             pagani_u64 sample, int block)
+/* Word d (axis d) of sample j of cube c in iteration t of an n-D run
+ * with seed `seed`: one word on its own (a fault's point); the samplers
+ * draw a group's blocks once (vegas_piece.h). */
+PAGANI_HD pagani_u32 pagani_vegas_word(pagani_u64 seed, pagani_u32 iteration,
+                                       pagani_u64 cube, int n,
+                                       pagani_u64 sample, int axis)
 {
     const pagani_philox_keys keys = pagani_vegas_keys(seed);
-    return pagani_vegas_random_keyed(&keys, iteration, cube, sample, block);
+    const pagani_u64 group = (pagani_u64)PAGANI_VEGAS_GROUP(n);
+    const int w = (int)(sample % group) * n + axis;
+
+    return pagani_vegas_random_keyed(&keys, iteration, cube, sample / group,
+                                     w / 4).v[w % 4];
 }
 
 /* A 32-bit word as a double in (0,1): (w + 1/2) 2^-32, exact. */

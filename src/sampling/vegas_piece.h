@@ -222,13 +222,12 @@ PAGANI_HD void pagani_vegas_reciprocals(const pagani_vegas_kparams *kp,
 }
 
 /* A piece's mean (/ pieces) and variance (/ pieces^2) of samples whose
- * deviations from the first, `shift`, sum to s1 with squares s2. */
-PAGANI_HD void pagani_vegas_moments(const pagani_vegas_kparams *kp,
-                                    long long count, double shift, double s1,
+ * deviations from the first, `shift`, sum to s1 with squares s2; ic and
+ * vw: the piece's reciprocals (pagani_vegas_reciprocals). */
+PAGANI_HD void pagani_vegas_moments(const pagani_vegas_kparams *kp, double ic,
+                                    double vw, double shift, double s1,
                                     double s2, double *mean, double *var)
 {
-    double ic, vw;
-    pagani_vegas_reciprocals(kp, count, &ic, &vw);
     *mean = (shift + s1 * ic) * kp->inv_pieces;
     *var = (s2 - s1 * s1 * ic) * vw;
     /* below 0 only by rounding; a v or a squared deviation beyond the
@@ -240,19 +239,16 @@ PAGANI_HD void pagani_vegas_moments(const pagani_vegas_kparams *kp,
 /* The largest term one sample adds to a piece's variance (as
  * pagani_vegas_moments weighs it): (v - mean)^2 vw for the sample farthest
  * from the piece's mean, which is its smallest v, lo, or its largest, hi. */
-PAGANI_HD double pagani_vegas_largest_term(const pagani_vegas_kparams *kp,
-                                           long long count, double shift,
+PAGANI_HD double pagani_vegas_largest_term(double ic, double vw, double shift,
                                            double s1, double lo, double hi)
 {
-    double ic, vw, mean, d;
-    pagani_vegas_reciprocals(kp, count, &ic, &vw);
-    mean = shift + s1 * ic;
-    d = hi - mean > mean - lo ? hi - mean : mean - lo;
+    const double mean = shift + s1 * ic;
+    const double d = hi - mean > mean - lo ? hi - mean : mean - lo;
     return d * d * vw;
 }
 
 /*
- * Samples first .. first + count - 1 (count >= 2) of cube `cube`, whose
+ * Samples first .. first + count - 1 (2 <= count < 2^31) of cube `cube`, whose
  * intervals are k[0..n-1] less PAGANI_VEGAS_K_BIAS (vegas_point.h).
  * Contributions go to bins (rows of nb cells) when kp->accumulate. fn is
  * the host integrand (unused on the device). Component 0 is the
@@ -269,77 +265,79 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
 {
     pagani_vegas_piece_out o;
     double shift[PAGANI_VEGAS_MAX_NCOMP], s1[PAGANI_VEGAS_MAX_NCOMP];
-    double s2[PAGANI_VEGAS_MAX_NCOMP], lo = 0.0, hi = 0.0;
+    double s2[PAGANI_VEGAS_MAX_NCOMP], lo = 0.0, hi = 0.0, largest, ic, vw;
     const int n = PAGANI_VEGAS_NDIM(kp);  /* a constant on the device */
+    const int group = PAGANI_VEGAS_GROUP(n); /* a constant on the device */
     const int nc = components ? PAGANI_VEGAS_NCOMP(kp) : 1;
+    pagani_u32 total = (pagani_u32)count, nonzero_piece = 0;
+    /* the group of sample `first`, and the place in the piece of that
+     * group's sample 0 (0, or minus first's place in its group) */
+    pagani_u64 g = first / (pagani_u64)group;
+    pagani_u32 at = 0u - (pagani_u32)(first % (pagani_u64)group);
 
-    o.nonzero = 0;
-    o.vmax = 0.0;
     o.overflow = 0;
     o.fault_sample = -1;
     o.fault_value = 0.0;
     o.fault_component = 0;
     for (int c = 0; c < nc; c++) shift[c] = s1[c] = s2[c] = 0.0;
-    /* The samples in runs of at most 2^31 that share the high word of
-     * their index, so that the loop, the Philox counter, the count of
-     * nonzero samples and the test for the first sample work on 32-bit
-     * words (the counter's high part is the run's). */
-    for (pagani_u64 run = first, end = first + (pagani_u64)count; run < end;) {
-        const pagani_u32 high = (pagani_u32)(run >> 32);
-        const pagani_u64 boundary = ((pagani_u64)high + 1) << 32;
-        pagani_u64 next = run + 0x80000000ull;
-        const int first_run = run == first;
-        pagani_u32 low = (pagani_u32)run, stop, nonzero_run = 0;
+    /* The samples group by group (a group's samples share Philox blocks,
+     * philox.h); place: a sample's index in the piece (32 bits: count <
+     * 2^31). The first and the last group may hold a sample of another
+     * piece: its words are drawn and its point is computed (on the
+     * device, where a skip would cost a branch a sample), and it is left
+     * out. */
+    do {
+        pagani_philox4 r = {{0, 0, 0, 0}};
 
-        if (next > boundary) next = boundary;
-        if (next > end) next = end;
-        stop = (pagani_u32)next;
-        run = next;
-        do {
-            const pagani_u64 sample = (pagani_u64)high << 32 | low;
-            const int start = first_run && low == (pagani_u32)first;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int s = 0; s < group; s++) {
+            const pagani_u32 place = at + (pagani_u32)s;
+            const int mine = place < total;
             double x[PAGANI_VEGAS_DIM], fv[PAGANI_VEGAS_MAX_NCOMP];
+            pagani_u32 word[PAGANI_VEGAS_DIM];
             int bin[PAGANI_VEGAS_DIM];
             double jac = 0.0, v;
-            pagani_u32 nonzero = 0;
+            int nonzero = 0;
 
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+            for (int i = 0; i < n; i++) {
+                const int w = s * n + i;
+                if (w % 4 == 0)
+                    r = pagani_vegas_random_keyed(&kp->keys, kp->iteration, cube, g,
+                                                  w / 4);
+                word[i] = r.v[w % 4];
+            }
 #if !defined(__CUDA_ARCH__)
+            if (!mine) continue;
             if (kp->stop && *kp->stop) { /* the pass is discarded */
-                run = end;
+                total = 0;
                 break;
             }
 #endif
-
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-            for (int blk = 0; blk < (n + 3) / 4; blk++) {
-                pagani_philox4 r = pagani_vegas_random_keyed(&kp->keys, kp->iteration,
-                                                             cube, sample, blk);
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-                for (int q = 0; q < 4; q++) {
-                    const int i = 4 * blk + q;
-                    if (i < n) {
-                        double factor;
-                        double c = pagani_vegas_axis(
-                            k[i], r.v[q], kp->nb_per_g, kp->nb, kp->grid,
-                            (unsigned)(i * kp->row_stride), &factor, &bin[i]);
-                        x[i] = pagani_vegas_coord(kp->lower[i], kp->width[i], c);
-                        jac = i ? PAGANI_DMUL(jac, factor) : factor;
-                    }
-                }
+            for (int i = 0; i < n; i++) {
+                double factor;
+                double c = pagani_vegas_axis(k[i], word[i], kp->nb_per_g, kp->nb,
+                                             kp->grid, (unsigned)(i * kp->row_stride),
+                                             &factor, &bin[i]);
+                x[i] = pagani_vegas_coord(kp->lower[i], kp->width[i], c);
+                jac = i ? PAGANI_DMUL(jac, factor) : factor;
             }
             pagani_vegas_eval(kp, fn, x, fv);
             for (int c = 0; c < PAGANI_VEGAS_NCOMP(kp); c++) nonzero |= fv[c] != 0.0;
-            nonzero_run += nonzero;
-            if (PAGANI_VEGAS_NCOMP(kp) > 1 || !(fv[0] - fv[0] == 0.0)) {
+            nonzero_piece += (pagani_u32)(mine & nonzero);
+            if (mine && (PAGANI_VEGAS_NCOMP(kp) > 1 || !(fv[0] - fv[0] == 0.0))) {
                 /* a fault (f not finite; any component's): the first is
                  * kept, and the sample counts as v = 0 */
                 const int bad = pagani_vegas_first_fault(kp, fv);
                 if (bad >= 0 && o.fault_sample < 0) {
-                    o.fault_sample = (long long)sample;
+                    o.fault_sample = (long long)(first + place);
                     o.fault_value = fv[bad];
                     o.fault_component = bad;
                 }
@@ -348,18 +346,18 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
                     jac = 0.0;
                 }
             }
-            for (int c = 0; c < nc; c++) {
+            for (int c = 0; mine && c < nc; c++) {
                 /* v may overflow though f is finite: see o.var */
                 double vc = fv[c] * jac, d;
-                if (start) shift[c] = vc;
+                if (place == 0) shift[c] = vc;
                 d = vc - shift[c];
                 s1[c] += d;
                 s2[c] += d * d;
             }
             v = fv[0] * jac;
-            if (start || v < lo) lo = v;
-            if (start || v > hi) hi = v;
-            if (kp->accumulate) {
+            if (mine && (place == 0 || v < lo)) lo = v;
+            if (mine && (place == 0 || v > hi)) hi = v;
+            if (mine && kp->accumulate) {
                 double q = v * v * kp->bin_scale;
                 if (q >= PAGANI_VEGAS_Q_LIMIT) {
                     o.overflow = 1;
@@ -375,17 +373,20 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
                                              i * rows + bin[i], dig);
                 }
             }
-        } while (++low != stop);
-        o.nonzero += nonzero_run;
-    }
-    /* the largest v^2: v^2 grows with |v| (rounding too), so it is lo's
-     * or hi's, bit for bit the largest of the samples' */
-    if (lo * lo > o.vmax) o.vmax = lo * lo;
-    if (hi * hi > o.vmax) o.vmax = hi * hi;
-    pagani_vegas_moments(kp, count, shift[0], s1[0], s2[0], &o.mean, &o.var);
-    o.term_max = pagani_vegas_largest_term(kp, count, shift[0], s1[0], lo, hi);
+        }
+        at += (pagani_u32)group;
+        g++;
+    } while (at < total);
+    o.nonzero = nonzero_piece;
+    /* the largest v^2: v^2 grows with |v| (rounding too), so it is hi's
+     * when hi > -lo, else lo's, bit for bit the largest of the samples' */
+    largest = hi > -lo ? hi : lo;
+    o.vmax = largest * largest;
+    pagani_vegas_reciprocals(kp, count, &ic, &vw);
+    pagani_vegas_moments(kp, ic, vw, shift[0], s1[0], s2[0], &o.mean, &o.var);
+    o.term_max = pagani_vegas_largest_term(ic, vw, shift[0], s1[0], lo, hi);
     for (int c = 0; components && c < nc; c++)
-        pagani_vegas_moments(kp, count, shift[c], s1[c], s2[c],
+        pagani_vegas_moments(kp, ic, vw, shift[c], s1[c], s2[c],
                              &components[2 * c], &components[2 * c + 1]);
     return o;
 }

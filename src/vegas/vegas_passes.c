@@ -28,13 +28,11 @@ int pagani_vegas_report_fault(pagani_context *ctx, const vegas_run *r, int k)
     int b;
 
     for (int i = 0; i < job->n && len < sizeof text - 64; i++) {
-        int blk = i / 4;
-        pagani_philox4 w = pagani_vegas_random(
-            job->seed, (pagani_u32)it, (pagani_u64)s->fault_cube,
-            (pagani_u64)s->fault_sample, blk);
+        const pagani_u32 w = pagani_vegas_word(
+            job->seed, (pagani_u32)it, (pagani_u64)s->fault_cube, job->n,
+            (pagani_u64)s->fault_sample, i);
         const unsigned row = job->grid_axes > 1 ? (unsigned)(i * (job->bins + 1)) : 0;
-        double u = pagani_vegas_axis((double)(c % job->g) - PAGANI_VEGAS_K_BIAS,
-                                     w.v[i % 4],
+        double u = pagani_vegas_axis((double)(c % job->g) - PAGANI_VEGAS_K_BIAS, w,
                                      (double)job->bins / job->g, job->bins, grid,
                                      row, &factor, &b);
         c /= job->g;
