@@ -265,7 +265,8 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
 {
     pagani_vegas_piece_out o;
     double shift[PAGANI_VEGAS_MAX_NCOMP], s1[PAGANI_VEGAS_MAX_NCOMP];
-    double s2[PAGANI_VEGAS_MAX_NCOMP], lo = 0.0, hi = 0.0, largest, ic, vw;
+    double s2[PAGANI_VEGAS_MAX_NCOMP], largest, ic, vw;
+    double lo = 1.0 / 0.0, hi = -1.0 / 0.0; /* the smallest and largest v */
     const int n = PAGANI_VEGAS_NDIM(kp);  /* a constant on the device */
     const int group = PAGANI_VEGAS_GROUP(n); /* a constant on the device */
     const int nc = components ? PAGANI_VEGAS_NCOMP(kp) : 1;
@@ -355,8 +356,8 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
                 s2[c] += d * d;
             }
             v = fv[0] * jac;
-            if (mine && (place == 0 || v < lo)) lo = v;
-            if (mine && (place == 0 || v > hi)) hi = v;
+            if (mine && v < lo) lo = v;
+            if (mine && v > hi) hi = v;
             if (mine && kp->accumulate) {
                 double q = v * v * kp->bin_scale;
                 if (q >= PAGANI_VEGAS_Q_LIMIT) {
