@@ -284,9 +284,8 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
     /* The samples group by group (a group's samples share Philox blocks,
      * philox.h); place: a sample's index in the piece (32 bits: count <
      * 2^31). The first and the last group may hold a sample of another
-     * piece: its words are drawn and its point is computed (on the
-     * device, where a skip would cost a branch a sample), and it is left
-     * out. */
+     * piece: its words are drawn (the next sample may need them), the
+     * sample skipped. */
     do {
         pagani_philox4 r = {{0, 0, 0, 0}};
 
@@ -295,7 +294,6 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
 #endif
         for (int s = 0; s < group; s++) {
             const pagani_u32 place = at + (pagani_u32)s;
-            const int mine = place < total;
             double x[PAGANI_VEGAS_DIM], fv[PAGANI_VEGAS_MAX_NCOMP];
             pagani_u32 word[PAGANI_VEGAS_DIM];
             int bin[PAGANI_VEGAS_DIM];
@@ -312,8 +310,8 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
                                                   w / 4);
                 word[i] = r.v[w % 4];
             }
+            if (group > 1 && place >= total) continue; /* another piece's */
 #if !defined(__CUDA_ARCH__)
-            if (!mine) continue;
             if (kp->stop && *kp->stop) { /* the pass is discarded */
                 total = 0;
                 break;
@@ -332,8 +330,8 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
             }
             pagani_vegas_eval(kp, fn, x, fv);
             for (int c = 0; c < PAGANI_VEGAS_NCOMP(kp); c++) nonzero |= fv[c] != 0.0;
-            nonzero_piece += (pagani_u32)(mine & nonzero);
-            if (mine && (PAGANI_VEGAS_NCOMP(kp) > 1 || !(fv[0] - fv[0] == 0.0))) {
+            nonzero_piece += (pagani_u32)nonzero;
+            if (PAGANI_VEGAS_NCOMP(kp) > 1 || !(fv[0] - fv[0] == 0.0)) {
                 /* a fault (f not finite; any component's): the first is
                  * kept, and the sample counts as v = 0 */
                 const int bad = pagani_vegas_first_fault(kp, fv);
@@ -347,7 +345,7 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
                     jac = 0.0;
                 }
             }
-            for (int c = 0; mine && c < nc; c++) {
+            for (int c = 0; c < nc; c++) {
                 /* v may overflow though f is finite: see o.var */
                 double vc = fv[c] * jac, d;
                 if (place == 0) shift[c] = vc;
@@ -356,9 +354,9 @@ pagani_vegas_piece(const pagani_vegas_kparams *kp, const void *fn,
                 s2[c] += d * d;
             }
             v = fv[0] * jac;
-            if (mine && v < lo) lo = v;
-            if (mine && v > hi) hi = v;
-            if (mine && kp->accumulate) {
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+            if (kp->accumulate) {
                 double q = v * v * kp->bin_scale;
                 if (q >= PAGANI_VEGAS_Q_LIMIT) {
                     o.overflow = 1;
