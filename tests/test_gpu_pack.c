@@ -39,6 +39,11 @@ static int same_points(const pagani_rule *r, const pagani_packed_rule *p)
         if (tuple >= p->shape.nweights ||
             memcmp(p->consts + PAGANI_EVC_WEIGHTS + 5 * tuple, wr, 5 * sizeof *wr) != 0)
             return 0;
+        /* an explicit point's row carries its weights too */
+        if (q < r->nexplicit &&
+            memcmp(p->rows + q * PAGANI_ROW_DOUBLES(r->n) + PAGANI_ROW_COORDS(r->n), wr,
+                   5 * sizeof *wr) != 0)
+            return 0;
         pagani_rule_point(r, q, lo, w, x);
         pagani_packed_rule_point(p, (int)q, lo, w, y);
         for (int d = 0; d < r->n; d++)

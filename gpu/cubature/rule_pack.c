@@ -20,7 +20,7 @@ static int weight_tuple(double *table, int *count, const double *w)
 
 int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
 {
-    const int n = rule->n, ne = rule->nexplicit;
+    const int n = rule->n, ne = rule->nexplicit, stride = PAGANI_ROW_DOUBLES(n);
     double *table = out->consts + PAGANI_EVC_WEIGHTS;
     int nweights = 0;
 
@@ -30,15 +30,16 @@ int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
         return -1;
     out->n = n;
     out->degree = rule->degree;
-    out->dense = malloc((size_t)(ne > 0 ? ne : 1) * (size_t)n * sizeof(double));
+    out->rows = calloc((size_t)(ne > 0 ? ne : 1) * (size_t)stride, sizeof(double));
     out->tuples = malloc((size_t)(ne > 0 ? ne : 1) * sizeof(int));
-    if (!out->dense || !out->tuples) {
+    if (!out->rows || !out->tuples) {
         pagani_packed_rule_free(out);
         return -2;
     }
     for (int q = 0; q < ne; q++) {
-        for (int d = 0; d < n; d++)
-            out->dense[(size_t)d * ne + q] = rule->offsets[(size_t)q * n + d];
+        double *row = out->rows + (size_t)q * stride;
+        memcpy(row, rule->offsets + (size_t)q * n, (size_t)n * sizeof *row);
+        memcpy(row + PAGANI_ROW_COORDS(n), rule->weights + 5 * (size_t)q, 5 * sizeof *row);
         if ((out->tuples[q] = weight_tuple(table, &nweights, rule->weights + 5 * (size_t)q)) < 0)
             goto unfit;
     }
@@ -78,9 +79,9 @@ unfit:
 void pagani_packed_rule_free(pagani_packed_rule *p)
 {
     if (!p) return;
-    free(p->dense);
+    free(p->rows);
     free(p->tuples);
-    p->dense = NULL;
+    p->rows = NULL;
     p->tuples = NULL;
 }
 
@@ -91,7 +92,8 @@ void pagani_packed_rule_point(const pagani_packed_rule *p, int q,
     const int n = p->n, ne = p->shape.nexplicit;
     if (q < ne) {
         for (int d = 0; d < n; d++)
-            x[d] = (lower[d] + 0.5 * width[d]) + p->dense[(size_t)d * ne + q] * width[d];
+            x[d] = (lower[d] + 0.5 * width[d]) +
+                   p->rows[(size_t)q * PAGANI_ROW_DOUBLES(n) + d] * width[d];
     } else {
         int bits = q - ne;
         double g = p->consts[PAGANI_EVC_CORNER_GEN];
