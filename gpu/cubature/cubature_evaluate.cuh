@@ -55,17 +55,27 @@ __device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower
     }
 }
 
-/* Explicit point q of the rule in the box (centre c, widths h): its row
- * of offsets (PAGANI_ROW_DOUBLES a row) read a pair at a time, c + o h
- * (every kernel's, the vector one's too). */
+/* The first pair of explicit point q's row (cubature_math.h); pair j is
+ * PAGANI_ROW_TILE * j pairs further. */
+__device__ __forceinline__ const double2 *pagani_row(const double *__restrict__ rows, int q)
+{
+    const unsigned u = (unsigned)q; /* q >= 0: shifts and masks */
+    return (const double2 *)rows +
+           ((size_t)(u / PAGANI_ROW_TILE) * PAGANI_ROW_PAIRS(PAGANI_N) * PAGANI_ROW_TILE +
+            u % PAGANI_ROW_TILE);
+}
+
+/* Explicit point q of the rule in the box (centre c, widths h): its
+ * offsets read a pair at a time, c + o h (every kernel's, the vector
+ * one's too). */
 __device__ __forceinline__ void pagani_row_point(const double *__restrict__ rows, int q,
                                                  const double *c, const double *h,
                                                  double *xq)
 {
-    const double2 *row = (const double2 *)(rows + (size_t)q * PAGANI_ROW_DOUBLES(PAGANI_N));
+    const double2 *row = pagani_row(rows, q);
 #pragma unroll
     for (int j = 0; j < PAGANI_ROW_COORDS(PAGANI_N) / 2; j++) {
-        const double2 o = __ldg(row + j);
+        const double2 o = __ldg(row + PAGANI_ROW_TILE * j);
         xq[2 * j] = fma(o.x, h[2 * j], c[2 * j]);
         if (2 * j + 1 < PAGANI_N) xq[2 * j + 1] = fma(o.y, h[2 * j + 1], c[2 * j + 1]);
     }
@@ -264,14 +274,14 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
             const double fq = pagani_eval_at<GRADED>(xq, p, q, region, offsets, integrals,
                                                      nonfinite, reported, fmax_q, fmin_q,
                                                      grading, lo, h, bad);
-            const double2 *w = (const double2 *)(rows + (size_t)q * PAGANI_ROW_DOUBLES(PAGANI_N) +
-                                                 PAGANI_ROW_COORDS(PAGANI_N));
-            const double2 w01 = __ldg(w), w23 = __ldg(w + 1);
+            const double2 *w =
+                pagani_row(rows, q) + PAGANI_ROW_TILE * (PAGANI_ROW_COORDS(PAGANI_N) / 2);
+            const double2 w01 = __ldg(w), w23 = __ldg(w + PAGANI_ROW_TILE);
             s0 = fma(w01.x, fq, s0);
             s1 = fma(w01.y, fq, s1);
             s2 = fma(w23.x, fq, s2);
             s3 = fma(w23.y, fq, s3);
-            s4 = fma(__ldg(&w[2].x), fq, s4);
+            s4 = fma(__ldg(&w[2 * PAGANI_ROW_TILE].x), fq, s4);
             if (q < nfd) fd[q] = fq;
         }
         /* The 2^n corners c +- gen h, corner b (point ne + b) on the upper

@@ -46,10 +46,23 @@
 
 /* The explicit points' rows (pagani_packed_rule.rows): point q's offsets
  * o_0 .. o_{n-1} (padded to a pair), then its weights w_0 .. w_4 and a
- * pad, PAGANI_ROW_DOUBLES(n) doubles a row, so that a thread reads its
- * point and weights in 16-byte loads. */
+ * pad, PAGANI_ROW_PAIRS(n) pairs of doubles. The rows of PAGANI_ROW_TILE
+ * consecutive points form a tile that holds pair j of all its rows
+ * together, so a thread reads its point in 16-byte loads a fixed
+ * distance apart, and the lanes of a warp, taking consecutive points,
+ * read contiguous bytes. PAGANI_ROW_DOUBLE(n, q, i): where double i of
+ * point q's row is; PAGANI_ROW_TABLE(n, ne): the table's doubles. */
 #define PAGANI_ROW_COORDS(n) (((n) + 1) & ~1)
-#define PAGANI_ROW_DOUBLES(n) (PAGANI_ROW_COORDS(n) + 6)
+#define PAGANI_ROW_PAIRS(n) (PAGANI_ROW_COORDS(n) / 2 + 3)
+#define PAGANI_ROW_TILE 32
+#define PAGANI_ROW_DOUBLE(n, q, i)                                                   \
+    ((((size_t)(q) / PAGANI_ROW_TILE * PAGANI_ROW_PAIRS(n) + (size_t)(i) / 2) *      \
+          PAGANI_ROW_TILE +                                                          \
+      (size_t)(q) % PAGANI_ROW_TILE) * 2 +                                           \
+     (size_t)(i) % 2)
+#define PAGANI_ROW_TABLE(n, ne)                                                      \
+    (((size_t)(ne) + PAGANI_ROW_TILE - 1) / PAGANI_ROW_TILE * PAGANI_ROW_TILE *       \
+     PAGANI_ROW_PAIRS(n) * 2)
 
 /* The constants table (doubles): error-model constants, then the weight
  * tuples w_0..w_4 of the packed rule, tuple t at PAGANI_EVC_WEIGHTS + 5t. */

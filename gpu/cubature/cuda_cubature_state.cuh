@@ -319,7 +319,7 @@ static int upload_rule(cuda_state *st, const pagani_rule *rule)
                            rule->degree, rule->n);
     {
         size_t ne = (size_t)c->packed.shape.nexplicit;
-        size_t row_bytes = ne * PAGANI_ROW_DOUBLES(rule->n) * sizeof(double);
+        size_t row_bytes = PAGANI_ROW_TABLE(rule->n, ne) * sizeof(double);
         size_t rows = align_up(row_bytes);
         bytes = rows + ne * sizeof(int);
         if ((rc = grow(st, (void **)&c->rows, &c->points_bytes, bytes)) != PAGANI_OK)

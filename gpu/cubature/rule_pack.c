@@ -20,7 +20,7 @@ static int weight_tuple(double *table, int *count, const double *w)
 
 int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
 {
-    const int n = rule->n, ne = rule->nexplicit, stride = PAGANI_ROW_DOUBLES(n);
+    const int n = rule->n, ne = rule->nexplicit;
     double *table = out->consts + PAGANI_EVC_WEIGHTS;
     int nweights = 0;
 
@@ -30,16 +30,18 @@ int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
         return -1;
     out->n = n;
     out->degree = rule->degree;
-    out->rows = calloc((size_t)(ne > 0 ? ne : 1) * (size_t)stride, sizeof(double));
+    out->rows = calloc(PAGANI_ROW_TABLE(n, ne > 0 ? ne : 1), sizeof(double));
     out->tuples = malloc((size_t)(ne > 0 ? ne : 1) * sizeof(int));
     if (!out->rows || !out->tuples) {
         pagani_packed_rule_free(out);
         return -2;
     }
     for (int q = 0; q < ne; q++) {
-        double *row = out->rows + (size_t)q * stride;
-        memcpy(row, rule->offsets + (size_t)q * n, (size_t)n * sizeof *row);
-        memcpy(row + PAGANI_ROW_COORDS(n), rule->weights + 5 * (size_t)q, 5 * sizeof *row);
+        for (int d = 0; d < n; d++)
+            out->rows[PAGANI_ROW_DOUBLE(n, q, d)] = rule->offsets[(size_t)q * n + d];
+        for (int j = 0; j < 5; j++)
+            out->rows[PAGANI_ROW_DOUBLE(n, q, PAGANI_ROW_COORDS(n) + j)] =
+                rule->weights[5 * (size_t)q + j];
         if ((out->tuples[q] = weight_tuple(table, &nweights, rule->weights + 5 * (size_t)q)) < 0)
             goto unfit;
     }
@@ -93,7 +95,7 @@ void pagani_packed_rule_point(const pagani_packed_rule *p, int q,
     if (q < ne) {
         for (int d = 0; d < n; d++)
             x[d] = (lower[d] + 0.5 * width[d]) +
-                   p->rows[(size_t)q * PAGANI_ROW_DOUBLES(n) + d] * width[d];
+                   p->rows[PAGANI_ROW_DOUBLE(n, q, d)] * width[d];
     } else {
         int bits = q - ne;
         double g = p->consts[PAGANI_EVC_CORNER_GEN];

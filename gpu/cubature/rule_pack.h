@@ -1,9 +1,9 @@
 /*
  * rule_pack.h - a pagani_rule in the form the GPU evaluate kernel reads
- * (layout in cubature_math.h): the explicit points as rows of
- * PAGANI_ROW_DOUBLES(n) doubles (offsets, then weights), so that a thread
- * reads its point in a few 16-byte loads and the threads of a warp,
- * taking consecutive points, read consecutive rows; each point's index
+ * (layout in cubature_math.h): the explicit points as rows (offsets, then
+ * weights) in tiles, so that a thread reads its point in a few 16-byte
+ * loads and the threads of a warp, taking consecutive points, read
+ * contiguous bytes; each point's index
  * into a table of distinct weight tuples (the vector kernel's); and one
  * table of constants. Plain C,
  * no CUDA: the tests check a packed rule against the rule itself without a
@@ -22,7 +22,7 @@ extern "C" {
 typedef struct pagani_packed_rule {
     int n, degree;
     pagani_eval_shape shape;           /* tpr left 0: the launch sets it */
-    double *rows;                      /* point q: rows + q * PAGANI_ROW_DOUBLES(n) */
+    double *rows;                      /* PAGANI_ROW_DOUBLE(n, q, i) */
     int *tuples;                       /* weight tuple of each point */
     double consts[PAGANI_EVC_SIZE];
 } pagani_packed_rule;
