@@ -144,8 +144,8 @@ __device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p
  * the list holds parents (shape.implicit), derived from parent region / 2
  * and its split axis.
  * Thread `lane` of a group takes rule points lane, lane + tpr, ...:
- * explicit points from their rows (offsets and weights, 16-byte loads;
- * consecutive lanes read consecutive rows), then corners lane, lane +
+ * explicit points from their rows (offsets and weights in 16-byte loads;
+ * the lanes of a warp read contiguous bytes), then corners lane, lane +
  * tpr, ... generated from the bits of the corner's index (those below 5
  * are the lane's, set once), which share one weight tuple: a thread sums
  * f over its corners and weighs the sum once. Each thread keeps the five
