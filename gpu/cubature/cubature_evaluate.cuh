@@ -65,26 +65,20 @@ __device__ __forceinline__ const double2 *pagani_row(const double *__restrict__ 
             u % PAGANI_ROW_TILE);
 }
 
-/* The explicit point whose row starts at `row` (pagani_row) in the box
- * (centre c, widths h): its offsets read a pair at a time, c + o h. */
-__device__ __forceinline__ void pagani_row_coords(const double2 *__restrict__ row,
-                                                  const double *c, const double *h,
-                                                  double *xq)
+/* Explicit point q of the rule in the box (centre c, widths h): its
+ * offsets read a pair at a time, c + o h (every kernel's, the vector
+ * one's too). */
+__device__ __forceinline__ void pagani_row_point(const double *__restrict__ rows, int q,
+                                                 const double *c, const double *h,
+                                                 double *xq)
 {
+    const double2 *row = pagani_row(rows, q);
 #pragma unroll
     for (int j = 0; j < PAGANI_ROW_COORDS(PAGANI_N) / 2; j++) {
         const double2 o = __ldg(row + PAGANI_ROW_TILE * j);
         xq[2 * j] = fma(o.x, h[2 * j], c[2 * j]);
         if (2 * j + 1 < PAGANI_N) xq[2 * j + 1] = fma(o.y, h[2 * j + 1], c[2 * j + 1]);
     }
-}
-
-/* Explicit point q of the rule in the box (the vector kernel's). */
-__device__ __forceinline__ void pagani_row_point(const double *__restrict__ rows, int q,
-                                                 const double *c, const double *h,
-                                                 double *xq)
-{
-    pagani_row_coords(pagani_row(rows, q), c, h, xq);
 }
 
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
@@ -273,18 +267,15 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
             if (shape.implicit) split = parent_axis[src];
             pagani_eval_box(lower, level, stride, src, side, split, initial, k, c, h, lo);
         }
-        /* point q's row; q + tpr's is tpr / PAGANI_ROW_TILE tiles on */
-        const double2 *row = pagani_row(rows, lane);
-        const size_t row_step =
-            (size_t)(tpr / PAGANI_ROW_TILE) * PAGANI_ROW_PAIRS(PAGANI_N) * PAGANI_ROW_TILE;
         PAGANI_UNROLL(PAGANI_EVAL_UNROLL)
-        for (int q = lane; q < ne; q += tpr, row += row_step) {
+        for (int q = lane; q < ne; q += tpr) {
             double xq[PAGANI_N];
-            pagani_row_coords(row, c, h, xq);
+            pagani_row_point(rows, q, c, h, xq);
             const double fq = pagani_eval_at<GRADED>(xq, p, q, region, offsets, integrals,
                                                      nonfinite, reported, fmax_q, fmin_q,
                                                      grading, lo, h, bad);
-            const double2 *w = row + PAGANI_ROW_TILE * (PAGANI_ROW_COORDS(PAGANI_N) / 2);
+            const double2 *w =
+                pagani_row(rows, q) + PAGANI_ROW_TILE * (PAGANI_ROW_COORDS(PAGANI_N) / 2);
             const double2 w01 = __ldg(w), w23 = __ldg(w + PAGANI_ROW_TILE);
             s0 = fma(w01.x, fq, s0);
             s1 = fma(w01.y, fq, s1);
