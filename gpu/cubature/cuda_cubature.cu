@@ -754,18 +754,6 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f, int mapped)
     return PAGANI_OK;
 }
 
-void cuda_cubature_release(cuda_state *st, pagani_integrand *f)
-{
-    (void)st;
-    for (int mapped = 0; mapped < 2; mapped++) {
-        cuda_integrand *ci = (cuda_integrand *)f->device_module[mapped][PAGANI_CUBATURE];
-        if (!ci) continue;
-        cuda_module_destroy(ci->module);
-        free(ci);
-        f->device_module[mapped][PAGANI_CUBATURE] = NULL;
-    }
-}
-
 int cuda_cubature_check(cuda_state *st)
 {
     cudaFuncAttributes attr;

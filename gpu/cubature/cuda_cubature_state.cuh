@@ -14,7 +14,7 @@
  * a scalar integrand the randomized check, cubature_check.cuh's, and the
  * graded pass, cubature_evaluate.cuh's graded instance. */
 typedef struct cuda_integrand {
-    cuda_module *module;
+    cuda_module *module; /* first: cuda_integrand_release frees it */
     cudaKernel_t kernel[3]; /* evaluate, check, evaluate_graded */
 } cuda_integrand;
 
