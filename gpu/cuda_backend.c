@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/cuda_internal.h"
+#include "gpu/jit/cuda_integrand.h"
 #include "gpu/jit/cuda_module.h"
 #include "gpu/qmc/cuda_qmc.h"
 #include "gpu/vegas/cuda_vegas.h"
@@ -171,9 +172,7 @@ static void cuda_release_integrand(void *state, pagani_integrand *f)
 {
     cuda_state *st = state;
     cudaSetDevice(st->device);
-    cuda_cubature_release(st, f);
-    cuda_qmc_release(st, f);
-    cuda_vegas_release(st, f);
+    cuda_integrand_release(f);
 }
 
 static const backend_ops cuda_ops = {

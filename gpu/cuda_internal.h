@@ -55,7 +55,6 @@ int cuda_cubature_check(cuda_state *st);
  * f->device_module[mapped][PAGANI_CUBATURE] (mapped: the entry that reads
  * the domain map's header, cuda_integrand.h). */
 int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f, int mapped);
-void cuda_cubature_release(cuda_state *st, pagani_integrand *f);
 /* Frees the region lists and rule tables. */
 void cuda_cubature_free(cuda_state *st);
 /* Device bytes the cubature buffers hold now (counted as free memory). */

@@ -39,6 +39,10 @@ static int same_points(const pagani_rule *r, const pagani_packed_rule *p)
         if (tuple >= p->shape.nweights ||
             memcmp(p->consts + PAGANI_EVC_WEIGHTS + 5 * tuple, wr, 5 * sizeof *wr) != 0)
             return 0;
+        /* an explicit point's row carries its weights too */
+        for (int j = 0; j < 5 && q < r->nexplicit; j++)
+            if (p->rows[PAGANI_ROW_DOUBLE(r->n, q, PAGANI_ROW_COORDS(r->n) + j)] != wr[j])
+                return 0;
         pagani_rule_point(r, q, lo, w, x);
         pagani_packed_rule_point(p, (int)q, lo, w, y);
         for (int d = 0; d < r->n; d++)

@@ -55,6 +55,32 @@ __device__ __forceinline__ void pagani_eval_box(const double *__restrict__ lower
     }
 }
 
+/* The first pair of explicit point q's row (cubature_math.h); pair j is
+ * PAGANI_ROW_TILE * j pairs further. */
+__device__ __forceinline__ const double2 *pagani_row(const double *__restrict__ rows, int q)
+{
+    const unsigned u = (unsigned)q; /* q >= 0: shifts and masks */
+    return (const double2 *)rows +
+           ((size_t)(u / PAGANI_ROW_TILE) * PAGANI_ROW_PAIRS(PAGANI_N) * PAGANI_ROW_TILE +
+            u % PAGANI_ROW_TILE);
+}
+
+/* Explicit point q of the rule in the box (centre c, widths h): its
+ * offsets read a pair at a time, c + o h (every kernel's, the vector
+ * one's too). */
+__device__ __forceinline__ void pagani_row_point(const double *__restrict__ rows, int q,
+                                                 const double *c, const double *h,
+                                                 double *xq)
+{
+    const double2 *row = pagani_row(rows, q);
+#pragma unroll
+    for (int j = 0; j < PAGANI_ROW_COORDS(PAGANI_N) / 2; j++) {
+        const double2 o = __ldg(row + PAGANI_ROW_TILE * j);
+        xq[2 * j] = fma(o.x, h[2 * j], c[2 * j]);
+        if (2 * j + 1 < PAGANI_N) xq[2 * j + 1] = fma(o.y, h[2 * j + 1], c[2 * j + 1]);
+    }
+}
+
 #if !PAGANI_VECTOR /* several components: cubature_evaluate_vector.cuh */
 /* f at rule point q of `region` (coordinates xq), folded into the
  * thread's range of |f|; a NaN or infinite f counts as 0, and the
@@ -76,8 +102,7 @@ __device__ __forceinline__ double pagani_eval_point(const double *xq, const void
         }
         fq = 0.0;
     }
-    fmax_q = fmax(fmax_q, fabs(fq));
-    fmin_q = fmin(fmin_q, fabs(fq));
+    pagani_range_add(fabs(fq), fmax_q, fmin_q);
     return fq;
 }
 
@@ -96,8 +121,7 @@ __device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p
 #if PAGANI_N >= 2 && PAGANI_N <= PAGANI_PROBE_MAX_DIM
     if (GRADED) {
         const double fq = pagani_eval_graded(xq, p, g, lo, h, &bad);
-        fmax_q = fmax(fmax_q, fabs(fq));
-        fmin_q = fmin(fmin_q, fabs(fq));
+        pagani_range_add(fabs(fq), fmax_q, fmin_q);
         return fq;
     }
 #endif
@@ -120,9 +144,12 @@ __device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p
  * the list holds parents (shape.implicit), derived from parent region / 2
  * and its split axis.
  * Thread `lane` of a group takes rule points lane, lane + tpr, ...:
- * explicit points from the dense offset table (one coalesced load per
- * coordinate), then corners lane, lane + tpr, ... generated from the bits
- * of the corner's index (those below 5 are the lane's, set once). Each thread keeps the five weighted sums r_0..r_4; a warp-shuffle
+ * explicit points from their rows (offsets and weights in 16-byte loads;
+ * the lanes of a warp read contiguous bytes), then corners lane, lane +
+ * tpr, ... generated from the bits of the corner's index (those below 5
+ * are the lane's, set once), which share one weight tuple: a thread sums
+ * f over its corners and weighs the sum once. Each thread keeps the five
+ * weighted sums r_0..r_4; a warp-shuffle
  * tree and a fixed-order pass over the group's warps reduce them
  * (deterministic for a given tpr). f at points 0 .. 4n goes to shared
  * memory for the fourth differences. The group's first warp then finishes
@@ -147,9 +174,9 @@ __device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p
  * *graded_count), v the vertex of the largest vertex probe when a probe
  * raised E and the vertex probes ran, else the vertex f leans to (bit d:
  * the upper axial probe of axis d the larger), as the CPU's grade picks.
- * The graded instance (rules/graded.h) takes a flagged region: before
- * the weights' barrier the group's first warp measures its grading into
- * the group's pagani_grading in shared memory (pagani_graded_measure);
+ * The graded instance (rules/graded.h) takes a flagged region: the
+ * group's first warp measures its grading into the group's
+ * pagani_grading in shared memory (pagani_graded_measure; a barrier);
  * where an axis moves, the group evaluates the rule, the axial and
  * (always) the vertex probes on f under the grading, as above, and lane
  * 0 replaces V, E, K and the sign byte when f was finite at all those
@@ -164,8 +191,8 @@ __device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p
     const double *__restrict__ lower, const short *__restrict__ level,                \
         const signed char *__restrict__ parent_axis, long long stride, long long count, \
         const int *__restrict__ offsets, int integrals,                               \
-        const double *__restrict__ initial, const double *__restrict__ dense,         \
-        const int *__restrict__ tuples, const double *__restrict__ consts,            \
+        const double *__restrict__ initial, const double *__restrict__ rows,          \
+        const double *__restrict__ consts,                                            \
         pagani_eval_shape shape, const char *params, unsigned long long params_stride, \
         double *__restrict__ value, double *__restrict__ error,                       \
         signed char *__restrict__ axis, unsigned char *__restrict__ error_sign,        \
@@ -176,9 +203,9 @@ __device__ __forceinline__ double pagani_eval_at(const double *xq, const void *p
         unsigned int *__restrict__ graded_count_next,                                 \
         unsigned long long *__restrict__ graded_calls
 #define PAGANI_EVALUATE_ARGS                                                         \
-    lower, level, parent_axis, stride, count, offsets, integrals, initial, dense, tuples, \
-        consts, shape, params, params_stride, value, error, axis, error_sign, nonfinite,  \
-        axial, vertex, probes, single_below, single_relative, graded_list, graded_count,  \
+    lower, level, parent_axis, stride, count, offsets, integrals, initial, rows, consts, \
+        shape, params, params_stride, value, error, axis, error_sign, nonfinite,      \
+        axial, vertex, probes, single_below, single_relative, graded_list, graded_count, \
         graded_count_next, graded_calls
 
 template <bool GRADED>
@@ -190,15 +217,12 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
     const int groups = blockDim.x / tpr;
     const int group = threadIdx.x / tpr;
     const int lane = threadIdx.x - group * tpr;
-    const int nw5 = 5 * shape.nweights;
     const int nfd = 4 * PAGANI_N + 1;
-    double *weights = pagani_smem;
-    double *fd = pagani_smem + nw5 + group * nfd;
-    double *partial = pagani_smem + nw5 + groups * nfd + group * (tpr / 32) * 7;
+    double *fd = pagani_smem + group * nfd;
+    double *partial = pagani_smem + groups * nfd + group * (tpr / 32) * 7;
     /* the graded instance's: the group's slot after the partials */
     pagani_graded_slot *graded =
-        (pagani_graded_slot *)(pagani_smem + nw5 + groups * nfd + groups * (tpr / 32) * 7) +
-        group;
+        (pagani_graded_slot *)(pagani_smem + groups * nfd + groups * (tpr / 32) * 7) + group;
     const pagani_grading *grading = &graded->grading;
     const bool live = index < entries;
     const unsigned long long entry = GRADED && live ? graded_list[index] : 0;
@@ -225,9 +249,7 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
                                   p, graded);
     }
 #endif
-    for (int t = threadIdx.x; t < nw5; t += blockDim.x)
-        weights[t] = consts[PAGANI_EVC_WEIGHTS + t];
-    __syncthreads();
+    if (GRADED) __syncthreads(); /* the grading measured */
     /* the graded instance: the region's calls so far, and whether it is
      * graded at all */
     if (GRADED && live && lane == 0)
@@ -248,29 +270,29 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
         PAGANI_UNROLL(PAGANI_EVAL_UNROLL)
         for (int q = lane; q < ne; q += tpr) {
             double xq[PAGANI_N];
-#pragma unroll
-            for (int d = 0; d < PAGANI_N; d++)
-                xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
+            pagani_row_point(rows, q, c, h, xq);
             const double fq = pagani_eval_at<GRADED>(xq, p, q, region, offsets, integrals,
                                                      nonfinite, reported, fmax_q, fmin_q,
                                                      grading, lo, h, bad);
-            const double *w = weights + 5 * __ldg(tuples + q);
-            s0 = fma(w[0], fq, s0);
-            s1 = fma(w[1], fq, s1);
-            s2 = fma(w[2], fq, s2);
-            s3 = fma(w[3], fq, s3);
-            s4 = fma(w[4], fq, s4);
+            const double2 *w =
+                pagani_row(rows, q) + PAGANI_ROW_TILE * (PAGANI_ROW_COORDS(PAGANI_N) / 2);
+            const double2 w01 = __ldg(w), w23 = __ldg(w + PAGANI_ROW_TILE);
+            s0 = fma(w01.x, fq, s0);
+            s1 = fma(w01.y, fq, s1);
+            s2 = fma(w23.x, fq, s2);
+            s3 = fma(w23.y, fq, s3);
+            s4 = fma(__ldg(&w[2 * PAGANI_ROW_TILE].x), fq, s4);
             if (q < nfd) fd[q] = fq;
         }
         /* The 2^n corners c +- gen h, corner b (point ne + b) on the upper
          * side of axis d where bit d of b is clear. A thread's corners b =
          * lane, lane + tpr, ... share their bits below 5 (tpr is whole
          * warps), so their coordinates on those axes are set once; all
-         * share one tuple of weights. */
+         * share one tuple of weights, by which their sum is weighed. */
         const int ncorners = shape.npoints - ne;
         if (lane < ncorners) {
-            const double *w = weights + 5 * shape.corner_weights;
-            double xq[PAGANI_N];
+            const double *w = consts + PAGANI_EVC_WEIGHTS + 5 * shape.corner_weights;
+            double corner_sum = 0.0, xq[PAGANI_N];
 #pragma unroll
             for (int d = 0; d < PAGANI_N; d++)
                 xq[d] = pagani_corner_coordinate(lane, d, gen, c[d], h[d]);
@@ -282,12 +304,13 @@ pagani_evaluate_region(long long index, long long entries, PAGANI_EVALUATE_PARAM
                                                          integrals, nonfinite, reported,
                                                          fmax_q, fmin_q, grading, lo, h,
                                                          bad);
-                s0 = fma(w[0], fq, s0);
-                s1 = fma(w[1], fq, s1);
-                s2 = fma(w[2], fq, s2);
-                s3 = fma(w[3], fq, s3);
-                s4 = fma(w[4], fq, s4);
+                corner_sum += fq;
             }
+            s0 = fma(w[0], corner_sum, s0);
+            s1 = fma(w[1], corner_sum, s1);
+            s2 = fma(w[2], corner_sum, s2);
+            s3 = fma(w[3], corner_sum, s3);
+            s4 = fma(w[4], corner_sum, s4);
         }
     }
 

@@ -93,7 +93,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
                                 long long stride, long long count,
                                 const int *__restrict__ offsets, int integrals,
                                 const double *__restrict__ initial,
-                                const double *__restrict__ dense,
+                                const double *__restrict__ point_rows,
                                 const int *__restrict__ tuples,
                                 const double *__restrict__ consts,
                                 pagani_eval_shape shape, const char *params,
@@ -160,9 +160,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
             const int q = r + row;
             double xq[PAGANI_N];
             if (q < ne) {
-#pragma unroll
-                for (int d = 0; d < PAGANI_N; d++)
-                    xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
+                pagani_row_point(point_rows, q, c, h, xq);
                 row_tuple[row] = __ldg(tuples + q);
             } else {
                 const int bits = q - ne;
@@ -256,9 +254,7 @@ pagani_cubature_evaluate_vector(const double *__restrict__ lower,
             int q;
             if (row <= 4 * PAGANI_N) {
                 q = row;
-#pragma unroll
-                for (int d = 0; d < PAGANI_N; d++)
-                    xq[d] = fma(__ldg(dense + d * ne + q), h[d], c[d]);
+                pagani_row_point(point_rows, q, c, h, xq);
             } else {
                 const int jx = row - 4 * PAGANI_N - 1;
                 q = shape.npoints + vertices + jx;

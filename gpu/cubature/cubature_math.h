@@ -6,9 +6,9 @@
  * compiler (rule_pack.c and the tests, which check these functions against
  * rules/estimate.c without a GPU).
  *
- * - The packed rule layout: the explicit points of a pagani_rule as a
- *   dense table of offsets, transposed so that consecutive points are
- *   adjacent, each point's weight tuple, and one table of constants.
+ * - The packed rule layout: the explicit points of a pagani_rule as rows
+ *   (a point's offsets, then its weights), each point's weight tuple, and
+ *   one table of constants.
  * - How a region's box follows from its list entry: a lower corner and,
  *   per axis, how often the initial width was halved (widths are the
  *   initial ones of its integral over powers of two), and, when the list
@@ -43,6 +43,26 @@
  * (DCUHRE rules: 9 to 14 of each). */
 #define PAGANI_PACK_MAX_WEIGHTS 64
 #define PAGANI_PACK_MAX_SETS 16
+
+/* The explicit points' rows (pagani_packed_rule.rows): point q's offsets
+ * o_0 .. o_{n-1} (padded to a pair), then its weights w_0 .. w_4 and a
+ * pad, PAGANI_ROW_PAIRS(n) pairs of doubles. The rows of PAGANI_ROW_TILE
+ * consecutive points form a tile that holds pair j of all its rows
+ * together, so a thread reads its point in 16-byte loads a fixed
+ * distance apart, and the lanes of a warp, taking consecutive points,
+ * read contiguous bytes. PAGANI_ROW_DOUBLE(n, q, i): where double i of
+ * point q's row is; PAGANI_ROW_TABLE(n, ne): the table's doubles. */
+#define PAGANI_ROW_COORDS(n) (((n) + 1) & ~1)
+#define PAGANI_ROW_PAIRS(n) (PAGANI_ROW_COORDS(n) / 2 + 3)
+#define PAGANI_ROW_TILE 32
+#define PAGANI_ROW_DOUBLE(n, q, i)                                                   \
+    ((((size_t)(q) / PAGANI_ROW_TILE * PAGANI_ROW_PAIRS(n) + (size_t)(i) / 2) *      \
+          PAGANI_ROW_TILE +                                                          \
+      (size_t)(q) % PAGANI_ROW_TILE) * 2 +                                           \
+     (size_t)(i) % 2)
+#define PAGANI_ROW_TABLE(n, ne)                                                      \
+    (((size_t)(ne) + PAGANI_ROW_TILE - 1) / PAGANI_ROW_TILE * PAGANI_ROW_TILE *       \
+     PAGANI_ROW_PAIRS(n) * 2)
 
 /* The constants table (doubles): error-model constants, then the weight
  * tuples w_0..w_4 of the packed rule, tuple t at PAGANI_EVC_WEIGHTS + 5t. */
@@ -85,7 +105,7 @@ typedef struct pagani_graded_slot {
 /* The integer shape of a packed rule and of one launch, passed by value to
  * the evaluate kernel (same layout for nvcc, NVRTC and the C compiler). */
 typedef struct pagani_eval_shape {
-    int nexplicit;      /* explicit points (dense table columns) */
+    int nexplicit;      /* explicit points (rows of the packed rule) */
     int npoints;        /* nexplicit + 2^n corners (or + 0) */
     int nprobes;        /* probes after them (rules/probe.h) */
     int nweights;       /* weight tuples in the constants table */

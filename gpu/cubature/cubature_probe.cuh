@@ -84,8 +84,7 @@ __device__ __forceinline__ bool pagani_vertex_probes(const double *c, const doub
         }
         a = fabs(a);
         if (a > probe_max) lane_vertex = v;
-        probe_max = fmax(probe_max, a);
-        probe_min = fmin(probe_min, a);
+        pagani_range_add(a, probe_max, probe_min);
         lane_sum += a;
 #pragma unroll
         for (int d = PAGANI_LANE_BITS; d < PAGANI_N; d++)

@@ -1,6 +1,7 @@
 /*
  * cubature_warp.cuh - what the cubature kernels (cubature_probe.cuh,
- * cubature_evaluate.cuh, cubature_evaluate_vector.cuh) do across a warp.
+ * cubature_evaluate.cuh, cubature_evaluate_vector.cuh) do across a warp,
+ * and the range of |f| a thread keeps.
  * Not compiled into the library: cuda_cubature.cu pastes this text in
  * front of those kernels, which NVRTC compiles per integrand.
  */
@@ -9,6 +10,14 @@
  * lane + 32 m, ... (the rule's corners, the vertex probes) share the
  * index's bits below it. */
 #define PAGANI_LANE_BITS 5
+
+/* Widens a thread's range [lo, hi] of |f| to hold a (plain comparisons:
+ * a NaN leaves it alone, as fmax and fmin would, in fewer instructions). */
+__device__ __forceinline__ void pagani_range_add(double a, double &hi, double &lo)
+{
+    if (a > hi) hi = a;
+    if (a < lo) lo = a;
+}
 
 /* Warp-wide maximum and minimum (exact, so the order does not matter). */
 __device__ __forceinline__ double pagani_warp_max(double v)

@@ -556,9 +556,9 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     const double *lower = c->lower[c->cur];
     const short *level = c->level[c->cur];
     const signed char *parent_axis = c->parent_axis[c->cur];
-    const double *dense = c->dense, *consts = c->consts, *initial = c->initial;
+    const double *rows = c->rows, *consts = c->consts, *initial = c->initial;
     const double *probes;
-    const int *tuples = c->tuples, *offsets = c->offsets;
+    const int *offsets = c->offsets;
     const char *params = c->params;
     unsigned long long params_stride = c->params_stride;
     int integrals = c->integrals, probing = 0, checks = 0, vertex, rc;
@@ -586,8 +586,7 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     if (c->vec.ncomp > 1) return vector_evaluate(st, shape, vertex, probes, single_below,
                                                  single_relative);
 
-    shared = sizeof(double) * (5 * (size_t)shape.nweights + (size_t)groups * (4 * c->n + 1) +
-                               (size_t)groups * (tpr / 32) * 7);
+    shared = sizeof(double) * ((size_t)groups * (4 * c->n + 1) + (size_t)groups * (tpr / 32) * 7);
     /* the graded list: check_diff's room, which the check kernel writes
      * only after the graded pass read the list */
     graded_list = (unsigned long long *)c->check_diff;
@@ -597,7 +596,7 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     graded_count_next = c->graded_count + (1 - c->graded_turn);
     c->graded_turn = 1 - c->graded_turn;
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &offsets, &integrals,
-                    &initial, &dense, &tuples, &consts, &shape, &params, &params_stride,
+                    &initial, &rows, &consts, &shape, &params, &params_stride,
                     &c->value, &c->error, &c->axis, &c->error_sign, &c->nonfinite,
                     &c->axial, &vertex,
                     &probes, &single_below, &single_relative,
@@ -753,18 +752,6 @@ int cuda_cubature_prepare(cuda_state *st, pagani_integrand *f, int mapped)
     }
     f->device_module[mapped][PAGANI_CUBATURE] = ci;
     return PAGANI_OK;
-}
-
-void cuda_cubature_release(cuda_state *st, pagani_integrand *f)
-{
-    (void)st;
-    for (int mapped = 0; mapped < 2; mapped++) {
-        cuda_integrand *ci = (cuda_integrand *)f->device_module[mapped][PAGANI_CUBATURE];
-        if (!ci) continue;
-        cuda_module_destroy(ci->module);
-        free(ci);
-        f->device_module[mapped][PAGANI_CUBATURE] = NULL;
-    }
 }
 
 int cuda_cubature_check(cuda_state *st)

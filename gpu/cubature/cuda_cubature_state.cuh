@@ -14,7 +14,7 @@
  * a scalar integrand the randomized check, cubature_check.cuh's, and the
  * graded pass, cubature_evaluate.cuh's graded instance. */
 typedef struct cuda_integrand {
-    cuda_module *module;
+    cuda_module *module; /* first: cuda_integrand_release frees it */
     cudaKernel_t kernel[3]; /* evaluate, check, evaluate_graded */
 } cuda_integrand;
 
@@ -107,7 +107,7 @@ struct cuda_cubature {
     size_t staging_bytes;
     /* the rule */
     double *consts;            /* PAGANI_EVC_SIZE */
-    double *dense;             /* the dense offset table, then the tuples */
+    double *rows;              /* the explicit points' rows, then the tuples */
     int *tuples;
     size_t points_bytes;
     pagani_packed_rule packed;
@@ -243,7 +243,7 @@ void cuda_cubature_free(cuda_state *st)
     cudaFree(c->slab);
     cudaFree(c->batch);
     cudaFree(c->consts);
-    cudaFree(c->dense);
+    cudaFree(c->rows);
     vector_free(&c->vec);
     free_results(c);
     if (c->host_sorted) cudaFreeHost(c->host_sorted);
@@ -319,14 +319,14 @@ static int upload_rule(cuda_state *st, const pagani_rule *rule)
                            rule->degree, rule->n);
     {
         size_t ne = (size_t)c->packed.shape.nexplicit;
-        size_t dense = align_up(ne * (size_t)rule->n * sizeof(double));
-        bytes = dense + ne * sizeof(int);
-        if ((rc = grow(st, (void **)&c->dense, &c->points_bytes, bytes)) != PAGANI_OK)
+        size_t row_bytes = PAGANI_ROW_TABLE(rule->n, ne) * sizeof(double);
+        size_t rows = align_up(row_bytes);
+        bytes = rows + ne * sizeof(int);
+        if ((rc = grow(st, (void **)&c->rows, &c->points_bytes, bytes)) != PAGANI_OK)
             return rc;
-        c->tuples = (int *)((char *)c->dense + dense);
+        c->tuples = (int *)((char *)c->rows + rows);
         if (ne) {
-            CUDA_TRY(ctx, cudaMemcpyAsync(c->dense, c->packed.dense,
-                                          ne * (size_t)rule->n * sizeof(double),
+            CUDA_TRY(ctx, cudaMemcpyAsync(c->rows, c->packed.rows, row_bytes,
                                           cudaMemcpyHostToDevice, st->stream));
             CUDA_TRY(ctx, cudaMemcpyAsync(c->tuples, c->packed.tuples, ne * sizeof(int),
                                           cudaMemcpyHostToDevice, st->stream));

@@ -154,7 +154,7 @@ static int vector_evaluate(cuda_state *st, pagani_eval_shape shape, int probing,
     int integrals = c->integrals;
     unsigned long long params_stride = c->params_stride;
     void *args[] = {&lower, &level, &parent_axis, &stride, &count, &c->offsets,
-                    &integrals, &c->initial, &c->dense, &c->tuples, &c->consts,
+                    &integrals, &c->initial, &c->rows, &c->tuples, &c->consts,
                     &shape, &c->params, &params_stride, &c->value, &c->error,
                     &c->axis, &c->nonfinite, &v->value, &v->error, &v->weights,
                     &v->reference, &v->norm, &c->axial, &probing, &probes,

@@ -30,15 +30,18 @@ int pagani_packed_rule_make(const pagani_rule *rule, pagani_packed_rule *out)
         return -1;
     out->n = n;
     out->degree = rule->degree;
-    out->dense = malloc((size_t)(ne > 0 ? ne : 1) * (size_t)n * sizeof(double));
+    out->rows = calloc(PAGANI_ROW_TABLE(n, ne > 0 ? ne : 1), sizeof(double));
     out->tuples = malloc((size_t)(ne > 0 ? ne : 1) * sizeof(int));
-    if (!out->dense || !out->tuples) {
+    if (!out->rows || !out->tuples) {
         pagani_packed_rule_free(out);
         return -2;
     }
     for (int q = 0; q < ne; q++) {
         for (int d = 0; d < n; d++)
-            out->dense[(size_t)d * ne + q] = rule->offsets[(size_t)q * n + d];
+            out->rows[PAGANI_ROW_DOUBLE(n, q, d)] = rule->offsets[(size_t)q * n + d];
+        for (int j = 0; j < 5; j++)
+            out->rows[PAGANI_ROW_DOUBLE(n, q, PAGANI_ROW_COORDS(n) + j)] =
+                rule->weights[5 * (size_t)q + j];
         if ((out->tuples[q] = weight_tuple(table, &nweights, rule->weights + 5 * (size_t)q)) < 0)
             goto unfit;
     }
@@ -78,9 +81,9 @@ unfit:
 void pagani_packed_rule_free(pagani_packed_rule *p)
 {
     if (!p) return;
-    free(p->dense);
+    free(p->rows);
     free(p->tuples);
-    p->dense = NULL;
+    p->rows = NULL;
     p->tuples = NULL;
 }
 
@@ -91,7 +94,8 @@ void pagani_packed_rule_point(const pagani_packed_rule *p, int q,
     const int n = p->n, ne = p->shape.nexplicit;
     if (q < ne) {
         for (int d = 0; d < n; d++)
-            x[d] = (lower[d] + 0.5 * width[d]) + p->dense[(size_t)d * ne + q] * width[d];
+            x[d] = (lower[d] + 0.5 * width[d]) +
+                   p->rows[PAGANI_ROW_DOUBLE(n, q, d)] * width[d];
     } else {
         int bits = q - ne;
         double g = p->consts[PAGANI_EVC_CORNER_GEN];

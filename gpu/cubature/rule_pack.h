@@ -1,9 +1,11 @@
 /*
  * rule_pack.h - a pagani_rule in the form the GPU evaluate kernel reads
- * (layout in cubature_math.h): the explicit points' offsets as a dense
- * table [d * nexplicit + q], so that the threads of a warp, taking
- * consecutive points, read consecutive addresses; each point's index into
- * a table of distinct weight tuples; and one table of constants. Plain C,
+ * (layout in cubature_math.h): the explicit points as rows (offsets, then
+ * weights) in tiles, so that a thread reads its point in a few 16-byte
+ * loads and the threads of a warp, taking consecutive points, read
+ * contiguous bytes; each point's index
+ * into a table of distinct weight tuples (the vector kernel's); and one
+ * table of constants. Plain C,
  * no CUDA: the tests check a packed rule against the rule itself without a
  * GPU.
  */
@@ -20,12 +22,12 @@ extern "C" {
 typedef struct pagani_packed_rule {
     int n, degree;
     pagani_eval_shape shape;           /* tpr left 0: the launch sets it */
-    double *dense;                     /* offsets [d * nexplicit + q] */
+    double *rows;                      /* PAGANI_ROW_DOUBLE(n, q, i) */
     int *tuples;                       /* weight tuple of each point */
     double consts[PAGANI_EVC_SIZE];
 } pagani_packed_rule;
 
-/* Packs `rule` into *out, allocating dense and tuples (free with
+/* Packs `rule` into *out, allocating rows and tuples (free with
  * pagani_packed_rule_free). Returns 0, -1 when the rule does not fit the
  * layout (more weight tuples or sets than the limits, n > 20), -2 when
  * memory ran out. */

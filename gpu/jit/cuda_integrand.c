@@ -96,3 +96,15 @@ char *cuda_kernel_variant(const char *env, const char *kernels)
     memcpy(end, kernels, len + 1);
     return text;
 }
+
+void cuda_integrand_release(pagani_integrand *f)
+{
+    for (int mapped = 0; mapped < 2; mapped++)
+        for (int method = 0; method < 4; method++) {
+            cuda_module **form = f->device_module[mapped][method];
+            if (!form) continue;
+            cuda_module_destroy(*form);
+            free(form);
+            f->device_module[mapped][method] = NULL;
+        }
+}

@@ -39,6 +39,11 @@ int cuda_integrand_kernels(pagani_context *ctx, const pagani_integrand *f,
                            const char *const *names, cudaKernel_t *kernels,
                            int count, cuda_module **out);
 
+/* Frees every compiled form in f->device_module (each method's struct,
+ * plain and mapped, has its cuda_module * as its first member) and
+ * clears the slots; for the backend's release_integrand. */
+void cuda_integrand_release(pagani_integrand *f);
+
 /* Whether a run whose first parameter block is `params` needs the module
  * built with mapped set (pagani_source_params_mapped, for the kernels in
  * C++, which do not include the JIT's C header). */

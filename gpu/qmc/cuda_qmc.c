@@ -31,7 +31,7 @@
 
 /* An integrand's compiled QMC kernels (device_module[mapped][PAGANI_QMC]). */
 typedef struct cuda_qmc_integrand {
-    cuda_module *module;
+    cuda_module *module; /* first: cuda_integrand_release frees it */
     cudaKernel_t sums;
     cudaKernel_t points;
 } cuda_qmc_integrand;
@@ -74,18 +74,6 @@ int cuda_qmc_prepare(cuda_state *st, pagani_integrand *f, int mapped)
     ci->points = kernels[1];
     f->device_module[mapped][PAGANI_QMC] = ci;
     return PAGANI_OK;
-}
-
-void cuda_qmc_release(cuda_state *st, pagani_integrand *f)
-{
-    (void)st;
-    for (int mapped = 0; mapped < 2; mapped++) {
-        cuda_qmc_integrand *ci = f->device_module[mapped][PAGANI_QMC];
-        if (!ci) continue;
-        cuda_module_destroy(ci->module);
-        free(ci);
-        f->device_module[mapped][PAGANI_QMC] = NULL;
-    }
 }
 
 static void cq_release(void *qmc_state)

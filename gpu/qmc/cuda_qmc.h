@@ -17,8 +17,6 @@ extern "C" {
  * reads the domain map's header, cuda_integrand.h). Expensive on a cache
  * miss. */
 int cuda_qmc_prepare(cuda_state *st, pagani_integrand *f, int mapped);
-/* Frees them; for the backend's release_integrand. */
-void cuda_qmc_release(cuda_state *st, pagani_integrand *f);
 
 #ifdef __cplusplus
 }

@@ -54,7 +54,7 @@
 
 /* An integrand's compiled Vegas kernels (device_module[mapped][PAGANI_VEGAS]). */
 typedef struct cuda_vegas_integrand {
-    cuda_module *module;
+    cuda_module *module; /* first: cuda_integrand_release frees it */
     cudaKernel_t adjust;
     cudaKernel_t plain;
 } cuda_vegas_integrand;
@@ -125,18 +125,6 @@ int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f, int mapped)
     ci->plain = kernels[1];
     f->device_module[mapped][PAGANI_VEGAS] = ci;
     return PAGANI_OK;
-}
-
-void cuda_vegas_release(cuda_state *st, pagani_integrand *f)
-{
-    (void)st;
-    for (int mapped = 0; mapped < 2; mapped++) {
-        cuda_vegas_integrand *ci = f->device_module[mapped][PAGANI_VEGAS];
-        if (!ci) continue;
-        cuda_module_destroy(ci->module);
-        free(ci);
-        f->device_module[mapped][PAGANI_VEGAS] = NULL;
-    }
 }
 
 static void cv_release(void *vegas_state)

@@ -19,8 +19,6 @@ extern "C" {
  * them calls it; mapped: the entry that reads the domain map's header,
  * cuda_integrand.h). Expensive on a cache miss. */
 int cuda_vegas_prepare(cuda_state *st, pagani_integrand *f, int mapped);
-/* Frees them; for the backend's release_integrand. */
-void cuda_vegas_release(cuda_state *st, pagani_integrand *f);
 
 /* Temporary bytes the scan of cubes + 1 counts needs. */
 cudaError_t cuda_vegas_scan_bytes(long long cubes, size_t *bytes);
