@@ -149,9 +149,13 @@ typedef struct cubature_ops {
      * c)] = sum of V_c and [... + 1] = sum of E_c over its regions. */
     int (*classify)(void *state, const classify_request *requests,
                     cubature_sums *sums, double *components);
-    /* Statistics of integral k's active regions under one threshold. */
-    int (*threshold_stats)(void *state, int integral, double threshold,
-                           threshold_stats *stats);
+    /* Statistics of `queries` thresholds at once (a step of every
+     * integral's threshold search): stats[q] of integral integrals[q]'s
+     * active regions with E <= thresholds[q], for q < queries (at most
+     * one query per integral; each the same numbers, to the bit, as a
+     * query of its own). */
+    int (*threshold_stats)(void *state, int queries, const int *integrals,
+                           const double *thresholds, threshold_stats *stats);
     /* Keeps the active regions of integral k with E > thresholds[k]
      * (thresholds[k] < 0 keeps all its active ones, +infinity none), writes
      * their children into the other buffer along K, remembers each

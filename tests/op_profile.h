@@ -51,9 +51,9 @@ static int p_classify(void *s, const classify_request *q, cubature_sums *sums,
 {
     PROF(2, prof_real->classify(s, q, sums, components));
 }
-static int p_threshold(void *s, int k, double t, threshold_stats *st)
+static int p_threshold(void *s, int n, const int *k, const double *t, threshold_stats *st)
 {
-    PROF(3, prof_real->threshold_stats(s, k, t, st));
+    PROF(3, prof_real->threshold_stats(s, n, k, t, st));
 }
 static int p_split(void *s, const double *t, long long *nc, double *dropped)
 {

@@ -48,7 +48,7 @@ static int stats_check_round(const cubature_ops *ops, void *st, int has_parents,
     if (rc != PAGANI_OK) return rc;
     if (out->sums.active < 2) return PAGANI_ERR_OPTION; /* nothing to test */
     t = out->sums.active_error / (double)out->sums.active;
-    rc = ops->threshold_stats(st, 0, t, &out->below);
+    rc = ops->threshold_stats(st, 1, &(const int){0}, &t, &out->below);
     if (rc == PAGANI_OK) rc = ops->filter_split(st, &t, &out->children, NULL);
     return rc;
 }

@@ -214,11 +214,12 @@ static void faults(pagani_context *ctx)
 
 /* What one pass of the backend's operations over uniform grids gives:
  * per integral its classify sums, statistics under t1 (its mean active
- * error), under its largest error and under t1 / 2 (asked in that order),
- * and the regions a split at t1 makes. */
+ * error) asked for every integral in one call (a step of the searches),
+ * then under t1 alone, under its largest error and under t1 / 2 (asked in
+ * that order), and the regions a split at t1 makes. */
 typedef struct grid_pass {
     cubature_sums sums;
-    threshold_stats t1, all, t2;
+    threshold_stats t1, t1_alone, all, t2;
     long long split;
 } grid_pass;
 
@@ -235,6 +236,8 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     pagani_rule *rule = NULL;
     long long counts[8], total = 0, first = 0;
     double *lo, *w, below[8], relative[8], check_above[8], t1[8];
+    int which[8];
+    threshold_stats step[8];
     cubature_sums sums[8];
     classify_request req[8];
     cubature_job job;
@@ -263,13 +266,20 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     if (rc == PAGANI_OK) rc = ops->load(ctx->backend_state, lo, w, counts);
     if (rc == PAGANI_OK) rc = ops->evaluate(ctx->backend_state, below, relative, check_above);
     if (rc == PAGANI_OK) rc = ops->classify(ctx->backend_state, req, sums, NULL);
-    for (int k = 0; rc == PAGANI_OK && k < K; k++) {
-        void *st = ctx->backend_state;
+    for (int k = 0; k < K; k++) {
+        which[k] = k;
         out[k].sums = sums[k];
         t1[k] = sums[k].active_error / (double)sums[k].active;
-        rc = ops->threshold_stats(st, k, t1[k], &out[k].t1);
-        if (rc == PAGANI_OK) rc = ops->threshold_stats(st, k, sums[k].max_error, &out[k].all);
-        if (rc == PAGANI_OK) rc = ops->threshold_stats(st, k, 0.5 * t1[k], &out[k].t2);
+    }
+    if (rc == PAGANI_OK) rc = ops->threshold_stats(ctx->backend_state, K, which, t1, step);
+    for (int k = 0; rc == PAGANI_OK && k < K; k++) {
+        void *st = ctx->backend_state;
+        const double half = 0.5 * t1[k];
+        out[k].t1 = step[k];
+        rc = ops->threshold_stats(st, 1, &which[k], &t1[k], &out[k].t1_alone);
+        if (rc == PAGANI_OK)
+            rc = ops->threshold_stats(st, 1, &which[k], &sums[k].max_error, &out[k].all);
+        if (rc == PAGANI_OK) rc = ops->threshold_stats(st, 1, &which[k], &half, &out[k].t2);
     }
     if (rc == PAGANI_OK) rc = ops->filter_split(ctx->backend_state, t1, counts, NULL);
     for (int k = 0; k < K; k++) out[k].split = counts[k];
@@ -281,6 +291,13 @@ static int grid_pass_run(pagani_context *ctx, const int *parts, int K, grid_pass
     return rc;
 }
 
+/* Whether two statistics are the same bits. */
+static int same_stats(const threshold_stats *a, const threshold_stats *b)
+{
+    return a->count == b->count && memcmp(&a->value, &b->value, sizeof a->value) == 0 &&
+           memcmp(&a->error, &b->error, sizeof a->error) == 0;
+}
+
 /* Whether two passes over the same grid gave the same bits. */
 static int same_pass(const grid_pass *a, const grid_pass *b)
 {
@@ -290,31 +307,32 @@ static int same_pass(const grid_pass *a, const grid_pass *b)
            memcmp(&x->active_value, &y->active_value, sizeof x->active_value) == 0 &&
            memcmp(&x->active_error, &y->active_error, sizeof x->active_error) == 0 &&
            x->active == y->active && x->min_error == y->min_error &&
-           x->max_error == y->max_error && a->t1.count == b->t1.count &&
-           memcmp(&a->t1.value, &b->t1.value, sizeof a->t1.value) == 0 &&
-           memcmp(&a->t1.error, &b->t1.error, sizeof a->t1.error) == 0 &&
-           a->t2.count == b->t2.count &&
-           memcmp(&a->t2.error, &b->t2.error, sizeof a->t2.error) == 0 &&
+           x->max_error == y->max_error && same_stats(&a->t1, &b->t1) &&
+           same_stats(&a->t2, &b->t2) &&
            a->split == b->split;
 }
 
 /*
- * The backend's threshold statistics (a sorted copy on the host, made by
- * ranking short lists or by the device sort, or a reduction per call for
- * integrals of more than 131072 regions) count exactly the regions that
- * filter_split then finishes: after statistics for t1 and then t2, a split
- * at t1 keeps 2 * (active - count(t1)) regions of each integral (for the
- * large ones the split counts them on the device). And every integral of
- * a batch gets the bits it gets alone: its sums and statistics depend on
- * its own regions only. Grids of f4 in 5D: 5^5, 10^5 and 12^5 regions
- * alone (ranked, sorted, counted per call), then batches of 2^5 + 3^5
- * (ranked), 3^5 + 5^5 + 4^5 (sorted by error, then integral) and
- * 12^5 + 3^5 (one counted per call, one sorted).
+ * The backend's threshold statistics (a sorted copy, made by ranking
+ * short lists or by the device sort and searched on the host, or on the
+ * device in a list of more than 131072 regions, or a reduction per query
+ * for integrals of more than 131072 regions) count exactly the regions
+ * that filter_split then finishes: after statistics for t1 and then t2, a
+ * split at t1 keeps 2 * (active - count(t1)) regions of each integral
+ * (for the large ones the split counts them on the device). A query
+ * asked with every integral's (a step of the searches) gives the bits it
+ * gives alone. And every integral of a batch gets the bits it gets
+ * alone: its sums and statistics depend on its own regions only. Grids
+ * of f4 in 5D: 5^5, 10^5 and 12^5 regions alone (ranked, sorted, counted
+ * per query), then batches of 2^5 + 3^5 (ranked), 3^5 + 5^5 + 4^5
+ * (sorted by error, then integral), 12^5 + 3^5 and 12^5 + 5^5 + 4^5 (one
+ * counted per query, the others searched on the device).
  */
 static void threshold_consistency(pagani_context *ctx)
 {
     static const struct { int K, parts[3]; } cases[] = {
         {1, {5}}, {1, {10}}, {1, {12}}, {2, {2, 3}}, {3, {3, 5, 4}}, {2, {12, 3}},
+        {3, {12, 5, 4}},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const int K = cases[c].K;
@@ -328,7 +346,8 @@ static void threshold_consistency(pagani_context *ctx)
                              fabs(b->all.error - s->active_error) <= 1e-12 * s->active_error &&
                              fabs(b->all.value - s->active_value) <=
                                  1e-12 * fabs(s->active_value) &&
-                             b->split == 2 * (s->active - b->t1.count);
+                             b->split == 2 * (s->active - b->t1.count) &&
+                             same_stats(&b->t1, &b->t1_alone);
             int identical = 1;
             if (K > 1) {
                 int ra = grid_pass_run(ctx, &cases[c].parts[k], 1, &alone);

@@ -1,6 +1,7 @@
 /*
- * cubature_sorted.cuh - the sorted copy behind THRESHOLD_STATS on the
- * host. Included by cuda_cubature.cu only (nvcc).
+ * cubature_sorted.cuh - the sorted copy behind THRESHOLD_STATS, and the
+ * binary searches on it on the device. Included by cuda_cubature.cu only
+ * (nvcc).
  *
  * Within each integral's stretch of the list the regions are ordered by
  * key (E for an active region; inactive ones after all of them), ties by
@@ -8,8 +9,9 @@
  * and then, with several integrals, on the integral. The sorted E go to
  * the host with prefix sums of V and E, formed per tile of the stretch
  * (batch_layout.h) plus each tile's carry, the sum of the tiles before it
- * in its integral; the host adds the two. Every number depends on the
- * integral's own regions only.
+ * in its integral; whoever searches adds the two: the host, or for a
+ * long list sorted_query_kernel. Every number depends on the integral's
+ * own regions only.
  */
 
 /* Whether region j sorts before region i (both of one integral): active
@@ -179,4 +181,47 @@ carry_kernel(const int *__restrict__ tile_off, int integrals,
         cv += tile_value[t0 + mine + r];
         ce += tile_error[t0 + mine + r];
     }
+}
+
+/*
+ * One thread per query q of a threshold search's step, on the sorted copy
+ * kept on the device: for integral k = integrals[q] of at most `most`
+ * regions (larger ones are counted by threshold_kernel, and left alone
+ * here), a binary search of its stretch of sorted E for the first E
+ * above thresholds[q] (the NaN keys of inactive regions are never at or
+ * below it); the regions before it are those with E <= thresholds[q], and
+ * their sums of V and E the prefix sums there: the tile's carry plus the
+ * prefix within the tile, added as the host adds them (the same bits).
+ */
+__global__ void __launch_bounds__(RED_THREADS)
+sorted_query_kernel(int queries, const int *__restrict__ integrals,
+                    const double *__restrict__ thresholds, const int *__restrict__ offsets,
+                    const int *__restrict__ tile_off, long long most,
+                    const double *__restrict__ sorted_error,
+                    const double *__restrict__ prefix_value,
+                    const double *__restrict__ prefix_error,
+                    const double *__restrict__ carry_value,
+                    const double *__restrict__ carry_error, tsum *__restrict__ results)
+{
+    const int q = blockIdx.x * RED_THREADS + threadIdx.x;
+    if (q >= queries) return;
+    const int k = integrals[q];
+    const long long first = offsets[k];
+    const double t = thresholds[q];
+    long long lo = first, hi = offsets[k + 1];
+    tsum s = {0, 0.0, 0.0};
+
+    if (hi - first > most) return;
+    while (lo < hi) {
+        const long long mid = lo + (hi - lo) / 2;
+        if (sorted_error[mid] <= t) lo = mid + 1;
+        else hi = mid;
+    }
+    s.c = lo - first;
+    if (lo > first) {
+        const long long tile = tile_off[k] + (lo - 1 - first) / TILE;
+        s.v = carry_value[tile] + prefix_value[lo - 1];
+        s.e = carry_error[tile] + prefix_error[lo - 1];
+    }
+    results[q] = s;
 }

@@ -61,14 +61,18 @@
  *    overspend its share (halved criteria), or all regions active again
  *    when none is left: rare.
  *  - threshold_stats, when the driver searches (the estimate settled, or
- *    memory): for integrals of up to HOST_STATS_MAX regions the sorted
- *    copy once per classify, rank_kernel (up to SMALL_SORT_MAX regions)
- *    or sort_keys_kernel and CUB's radix sort (K > 1: and a second sort
- *    by integral), sorted_prefix_kernel, carry_kernel, two copies down
- *    (pinned), one WAIT, unless classify made it in its own wait; then
- *    every candidate is a binary search on the host. Larger integrals:
- *    threshold_kernel and a WAIT per candidate (up to 40, and 41 more
- *    when memory decides).
+ *    memory), every integral's search in step: for integrals of up to
+ *    HOST_STATS_MAX regions the sorted copy once per classify,
+ *    rank_kernel (up to SMALL_SORT_MAX regions) or sort_keys_kernel and
+ *    CUB's radix sort (K > 1: and a second sort by integral),
+ *    sorted_prefix_kernel, carry_kernel. A list of up to HOST_STATS_MAX
+ *    regions: two copies down (pinned), one WAIT, unless classify made it
+ *    in its own wait; then every candidate is a binary search on the
+ *    host. A longer list (a batch): the copy stays on the device, and
+ *    each step of the searches is two copies of the queries up,
+ *    sorted_query_kernel and, per integral of more than HOST_STATS_MAX
+ *    regions, threshold_kernel, then one WAIT (up to 40 steps, and 41
+ *    more when memory decides).
  *  - filter_split: K > 1: one copy of the thresholds up and
  *    mark_kept_kernel; the scan of the kept flags and the split: a list
  *    of fewer than SHORT_SPLIT_MAX regions both in short_split_kernel,
@@ -125,6 +129,9 @@
                                  this many regions from the sorted copy on the
                                  host, else a reduction on the device each */
 #define SMALL_SORT_MAX 4096   /* lists sorted by ranking up to this many */
+#define SORTED_NONE 0         /* where the sorted copy is current */
+#define SORTED_ON_DEVICE 1
+#define SORTED_ON_HOST 2      /* and on the device */
 
 #include "gpu/cubature/cubature_tiles.cuh"
 #include "gpu/cubature/cubature_sorted.cuh"
@@ -190,6 +197,8 @@ static size_t carve_batch(cuda_cubature *c, char *base, int integrals, int n,
     if (base) c->graded_count = (unsigned int *)(c->graded_calls + k);
     CARVE(c->evaluate_thresholds, double *, 3 * k * sizeof(double));
     CARVE(c->thresholds, double *, k * sizeof(double));
+    CARVE(c->query_integrals, int *, k * sizeof(int));
+    CARVE(c->query_thresholds, double *, k * sizeof(double));
     CARVE(c->requests, classify_request *, k * sizeof(classify_request));
     CARVE(c->ticket, unsigned int *, sizeof(unsigned int));
     CARVE(c->tickets, unsigned int *, k * sizeof(unsigned int));
@@ -265,7 +274,7 @@ static int new_layout(cuda_state *st)
         c->active_counts[k] = -1;
         c->device_counts[k] = -1;
     }
-    c->sorted_valid = 0;
+    c->sorted_at = SORTED_NONE;
     return PAGANI_OK;
 }
 
@@ -418,7 +427,7 @@ static int cu_setup(void *state, const cubature_job *job)
     c->implicit = 0;
     c->count = 0;
     c->levels = 0;
-    c->sorted_valid = 0;
+    c->sorted_at = SORTED_NONE;
     c->sorted_wanted = 0;
     c->sort_ahead = 0;
     c->rule = job->rule;
@@ -568,7 +577,7 @@ static int cu_evaluate(void *state, const double *probe_below, const double *pro
     unsigned int *graded_count, *graded_count_next;
     size_t shared;
 
-    c->sorted_valid = 0;
+    c->sorted_at = SORTED_NONE;
     if (count <= 0) return PAGANI_OK;
     for (int k = 0; k < integrals; k++) {
         c->evaluate_thresholds_host[2 * k] = probe_below[k];
@@ -657,7 +666,7 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
     tiling tl = all_tiles(c, 0);
     int rc;
 
-    c->sorted_valid = 0;
+    c->sorted_at = SORTED_NONE;
     /* several components: their two-level errors first, then (V, E) are
      * classified as they stand */
     if (c->vec.ncomp > 1 && c->count > 0 &&
@@ -684,13 +693,15 @@ static int cu_classify(void *state, const classify_request *requests, cubature_s
                 tl, device_requests, c->partials[(level - 1) % 2], sink);
             CUDA_TRY(st->ctx, cudaGetLastError());
         }
-        /* After an iteration whose threshold search read the sorted copy,
-         * this one's comes in the same wait (the same bits as on demand:
-         * nothing changes V, E or the flags from here to the search). */
-        if (c->sort_ahead && (rc = queue_sorted_copy(st)) != PAGANI_OK) return rc;
+        /* After an iteration whose threshold search read the sorted copy
+         * on the host, this one's comes in the same wait (the same bits as
+         * on demand: nothing changes V, E or the flags from here to the
+         * search), while the list still fits the host's copy. */
+        const int ahead = c->sort_ahead && c->count <= HOST_STATS_MAX;
+        if (ahead && (rc = queue_sorted_copy(st)) != PAGANI_OK) return rc;
         if ((rc = fetch_results(st, (size_t)K * sizeof(integral_sums))) != PAGANI_OK)
             return rc;
-        c->sorted_valid = c->sort_ahead;
+        c->sorted_at = ahead ? SORTED_ON_HOST : SORTED_NONE;
     }
     for (int k = 0; k < K; k++) {
         if (!requests[k].classify) continue;

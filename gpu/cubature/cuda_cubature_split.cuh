@@ -19,7 +19,7 @@ static long long known_kept(const cuda_cubature *c, int k, double t)
     if (c->counts[k] == 0 || t == HUGE_VAL) return 0;
     if (active < 0) return -1;
     if (t < 0) return active;
-    if (c->counts[k] <= HOST_STATS_MAX && c->sorted_valid) {
+    if (c->counts[k] <= HOST_STATS_MAX && c->sorted_at == SORTED_ON_HOST) {
         sorted_stats(c, k, t, &below);
         return active - below.count;
     }

@@ -68,6 +68,8 @@ struct cuda_cubature {
                                     probe_below, probe_relative per integral,
                                     then check_above per integral */
     double *thresholds;
+    int *query_integrals;      /* a threshold search step's queries */
+    double *query_thresholds;
     classify_request *requests;
     unsigned int *ticket;      /* threshold_kernel's, 0 between launches */
     unsigned int *tickets;     /* classify_kernel's per integral, likewise */
@@ -92,11 +94,13 @@ struct cuda_cubature {
     double *evaluate_thresholds_host;
     long long count;           /* regions in the list */
     /* Threshold statistics of integrals of up to HOST_STATS_MAX regions:
-     * the sorted errors, tile prefix sums and carries (pinned), made once
-     * per classify. */
+     * the sorted errors, tile prefix sums and carries, made once per
+     * classify, on the device and, for a list of up to HOST_STATS_MAX
+     * regions, copied to the host (pinned). */
     double *host_sorted;
     size_t host_sorted_doubles;
-    int sorted_valid;
+    int sorted_at;             /* SORTED_NONE, SORTED_ON_DEVICE or
+                                  SORTED_ON_HOST (and on the device) */
     int sorted_wanted;         /* this iteration's statistics read it */
     int sort_ahead;            /* the last iteration's did: classify makes
                                   it in its own wait */

@@ -1,10 +1,14 @@
 /*
- * cuda_cubature_threshold.cuh - THRESHOLD_STATS on the GPU: the sorted
- * copy for integrals of up to HOST_STATS_MAX regions (cubature_sorted.cuh's
- * kernels, CUB's radix sort; each candidate threshold is then a binary
- * search on the host), a reduction on the device per candidate for larger
- * ones. Included by cuda_cubature.cu only, after the state and the
- * per-integral buffers' helpers.
+ * cuda_cubature_threshold.cuh - THRESHOLD_STATS on the GPU. The integrals
+ * of up to HOST_STATS_MAX regions read the sorted copy (cubature_sorted.cuh's
+ * kernels, CUB's radix sort), made once per classify: for a list of up to
+ * HOST_STATS_MAX regions in all it goes to the host, and each candidate
+ * threshold is a binary search there; in a longer list (a batch) it stays
+ * on the device, and a search step's candidates are binary searches there,
+ * one launch and one wait a step for every integral. Larger integrals get
+ * a reduction on the device per candidate, in the same wait. Included by
+ * cuda_cubature.cu only, after the state and the per-integral buffers'
+ * helpers.
  */
 
 /* ---- THRESHOLD_STATS ------------------------------------------------- */
@@ -72,45 +76,79 @@ static int sort_order(cuda_state *st, double *keys, size_t pitch, int *spare,
     return PAGANI_OK;
 }
 
-/* Queues the sorted copy for the host (cubature_sorted.cuh): the sorted
- * errors, the tiles' prefix sums of V and E and the tiles' carries, into
- * host_sorted once the stream gets there; the caller waits. */
+/* Where the sorted copy lies on the device: the sorted errors and the
+ * prefix sums of V and E (the sort's arrays, pitch apart), then the tiles'
+ * carries of V and E (in partials[0], after the tiles' sums). */
+struct sorted_arrays {
+    double *error, *prefix_value, *prefix_error;
+    double *tile_value, *tile_error, *carry_value, *carry_error;
+    size_t pitch;
+    int *spare;
+};
+
+static sorted_arrays sorted_arrays_of(const cuda_cubature *c)
+{
+    sorted_arrays a;
+    double *rows;
+
+    sort_pointers(c, &rows, &a.pitch, &a.spare);
+    a.error = rows;
+    a.prefix_value = (double *)((char *)rows + a.pitch);
+    a.prefix_error = (double *)((char *)rows + 2 * a.pitch);
+    a.tile_value = (double *)c->partials[0];
+    a.tile_error = a.tile_value + c->most_tiles;
+    a.carry_value = a.tile_value + 2 * c->most_tiles;
+    a.carry_error = a.tile_value + 3 * c->most_tiles;
+    return a;
+}
+
+/* Queues the sorted copy on the device (cubature_sorted.cuh): the sorted
+ * errors, the tiles' prefix sums of V and E and the tiles' carries. */
+static int queue_sort(cuda_state *st)
+{
+    cuda_cubature *c = st->cubature;
+    pagani_context *ctx = st->ctx;
+    const int K = c->integrals;
+    const long long tiles = host_row(c, 1)[K];
+    const sorted_arrays a = sorted_arrays_of(c);
+    int *sorted_index = NULL;
+    tiling tl = all_tiles(c, 0);
+    int rc;
+
+    if ((rc = ensure_layout(st)) != PAGANI_OK ||
+        (rc = sort_order(st, a.error, a.pitch, a.spare, &sorted_index)) != PAGANI_OK)
+        return rc;
+    tl.final = 0;
+    sorted_prefix_kernel<<<tile_blocks(tiles), RED_THREADS, 0, st->stream>>>(
+        tl, sorted_index, c->value, c->error, c->active, a.error, a.prefix_value,
+        a.prefix_error, a.tile_value, a.tile_error);
+    CUDA_TRY(ctx, cudaGetLastError());
+    carry_kernel<<<(unsigned)((K + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK), RED_THREADS, 0,
+                   st->stream>>>(device_row(c, 1), K, a.tile_value, a.tile_error,
+                                 a.carry_value, a.carry_error);
+    CUDA_TRY(ctx, cudaGetLastError());
+    return PAGANI_OK;
+}
+
+/* Queues the sorted copy for the host: made on the device, then copied
+ * into host_sorted once the stream gets there; the caller waits. */
 static int queue_sorted_copy(cuda_state *st)
 {
     cuda_cubature *c = st->cubature;
     pagani_context *ctx = st->ctx;
     const long long count = c->count;
-    const int K = c->integrals;
-    const long long tiles = host_row(c, 1)[K];
-    double *rows, *tile_value = (double *)c->partials[0];
-    double *tile_error = tile_value + c->most_tiles;
-    double *carry_value = tile_value + 2 * c->most_tiles;
-    double *carry_error = tile_value + 3 * c->most_tiles;
-    size_t pitch;
-    int *spare, *sorted_index = NULL;
-    tiling tl = all_tiles(c, 0);
+    const long long tiles = host_row(c, 1)[c->integrals];
+    const sorted_arrays a = sorted_arrays_of(c);
     int rc;
 
-    sort_pointers(c, &rows, &pitch, &spare);
-    if ((rc = ensure_layout(st)) != PAGANI_OK ||
-        (rc = host_sorted_buffer(st, 3 * (size_t)count + 2 * (size_t)tiles)) != PAGANI_OK ||
-        (rc = sort_order(st, rows, pitch, spare, &sorted_index)) != PAGANI_OK)
+    if ((rc = host_sorted_buffer(st, 3 * (size_t)count + 2 * (size_t)tiles)) != PAGANI_OK ||
+        (rc = queue_sort(st)) != PAGANI_OK)
         return rc;
-    tl.final = 0;
-    sorted_prefix_kernel<<<tile_blocks(tiles), RED_THREADS, 0, st->stream>>>(
-        tl, sorted_index, c->value, c->error, c->active, rows,
-        (double *)((char *)rows + pitch), (double *)((char *)rows + 2 * pitch), tile_value,
-        tile_error);
-    CUDA_TRY(ctx, cudaGetLastError());
-    carry_kernel<<<(unsigned)((K + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK), RED_THREADS, 0,
-                   st->stream>>>(device_row(c, 1), K, tile_value, tile_error, carry_value,
-                                 carry_error);
-    CUDA_TRY(ctx, cudaGetLastError());
-    CUDA_TRY(ctx, cudaMemcpy2DAsync(c->host_sorted, (size_t)count * sizeof(double), rows,
-                                    pitch, (size_t)count * sizeof(double), 3,
+    CUDA_TRY(ctx, cudaMemcpy2DAsync(c->host_sorted, (size_t)count * sizeof(double), a.error,
+                                    a.pitch, (size_t)count * sizeof(double), 3,
                                     cudaMemcpyDeviceToHost, st->stream));
     CUDA_TRY(ctx, cudaMemcpy2DAsync(c->host_sorted + 3 * count, (size_t)tiles * sizeof(double),
-                                    carry_value, (size_t)c->most_tiles * sizeof(double),
+                                    a.carry_value, (size_t)c->most_tiles * sizeof(double),
                                     (size_t)tiles * sizeof(double), 2,
                                     cudaMemcpyDeviceToHost, st->stream));
     return PAGANI_OK;
@@ -123,7 +161,7 @@ static int sort_for_host(cuda_state *st)
     int rc = queue_sorted_copy(st);
     if (rc != PAGANI_OK) return rc;
     CUDA_TRY(st->ctx, cudaStreamSynchronize(st->stream));
-    st->cubature->sorted_valid = 1;
+    st->cubature->sorted_at = SORTED_ON_HOST;
     return PAGANI_OK;
 }
 
@@ -153,45 +191,81 @@ static void sorted_stats(const cuda_cubature *c, int k, double t, threshold_stat
     }
 }
 
-/* Statistics of integral k counted on the device (one launch over its
- * tiles, one wait). */
-static int device_stats(cuda_state *st, int k, double t, threshold_stats *stats)
+/* A step's queries in a list of more than HOST_STATS_MAX regions, in one
+ * wait: the integrals of up to HOST_STATS_MAX regions by binary searches
+ * on the device's sorted copy (made once per classify), each larger one
+ * by a reduction over its tiles; results[q] on the device gets query q's.
+ * The counts are remembered for filter_split (known_kept). */
+static int device_queries(cuda_state *st, int queries, const int *integrals,
+                          const double *thresholds, threshold_stats *stats)
 {
     cuda_cubature *c = st->cubature;
-    const tsum *r = (const tsum *)c->results_host;
-    tiling tl = all_tiles(c, 0);
-    int rc;
+    pagani_context *ctx = st->ctx;
+    tsum *results = (tsum *)c->results_dev;
+    const tsum *got = (const tsum *)c->results_host;
+    int searched = 0, rc;
 
-    tl.first = host_row(c, 1)[k];
-    tl.tiles = host_row(c, 1)[k + 1] - tl.first;
-    tl.only = k;
-    threshold_kernel<<<tile_blocks(tl.tiles), RED_THREADS, 0, st->stream>>>(
-        tl, c->value, c->error, c->active, t, (tsum *)c->partials[0], c->ticket,
-        (tsum *)c->results_dev);
-    CUDA_TRY(st->ctx, cudaGetLastError());
-    if ((rc = fetch_results(st, sizeof(tsum))) != PAGANI_OK) return rc;
-    stats->count = r->c;
-    stats->value = r->v;
-    stats->error = r->e;
-    c->device_thresholds[k] = t;
-    c->device_counts[k] = r->c;
+    for (int q = 0; q < queries; q++) searched |= c->counts[integrals[q]] <= HOST_STATS_MAX;
+    if (searched) {
+        const sorted_arrays a = sorted_arrays_of(c);
+        if (c->sorted_at == SORTED_NONE) {
+            if ((rc = queue_sort(st)) != PAGANI_OK) return rc;
+            c->sorted_at = SORTED_ON_DEVICE;
+        }
+        CUDA_TRY(ctx, cudaMemcpyAsync(c->query_integrals, integrals,
+                                      (size_t)queries * sizeof *integrals,
+                                      cudaMemcpyHostToDevice, st->stream));
+        CUDA_TRY(ctx, cudaMemcpyAsync(c->query_thresholds, thresholds,
+                                      (size_t)queries * sizeof *thresholds,
+                                      cudaMemcpyHostToDevice, st->stream));
+        sorted_query_kernel<<<(unsigned)((queries + RED_THREADS - 1) / RED_THREADS),
+                              RED_THREADS, 0, st->stream>>>(
+            queries, c->query_integrals, c->query_thresholds, device_row(c, 0),
+            device_row(c, 1), HOST_STATS_MAX, a.error, a.prefix_value, a.prefix_error,
+            a.carry_value, a.carry_error, results);
+        CUDA_TRY(ctx, cudaGetLastError());
+    }
+    for (int q = 0; q < queries; q++) {
+        const int k = integrals[q];
+        tiling tl = all_tiles(c, 0);
+        if (c->counts[k] <= HOST_STATS_MAX) continue;
+        tl.first = host_row(c, 1)[k];
+        tl.tiles = host_row(c, 1)[k + 1] - tl.first;
+        tl.only = k;
+        threshold_kernel<<<tile_blocks(tl.tiles), RED_THREADS, 0, st->stream>>>(
+            tl, c->value, c->error, c->active, thresholds[q], (tsum *)c->partials[1],
+            c->ticket, results + q);
+        CUDA_TRY(ctx, cudaGetLastError());
+    }
+    if ((rc = fetch_results(st, (size_t)queries * sizeof(tsum))) != PAGANI_OK) return rc;
+    for (int q = 0; q < queries; q++) {
+        const int k = integrals[q];
+        stats[q].count = got[q].c;
+        stats[q].value = got[q].v;
+        stats[q].error = got[q].e;
+        c->device_thresholds[k] = thresholds[q];
+        c->device_counts[k] = got[q].c;
+    }
     return PAGANI_OK;
 }
 
-static int cu_threshold_stats(void *state, int k, double threshold, threshold_stats *stats)
+static int cu_threshold_stats(void *state, int queries, const int *integrals,
+                              const double *thresholds, threshold_stats *stats)
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
     int rc;
 
-    memset(stats, 0, sizeof *stats);
-    if (k < 0 || k >= c->integrals)
-        return pagani_fail(st->ctx, PAGANI_ERR_OPTION, "threshold statistics of "
-                           "integral %d of %d", k, c->integrals);
-    if (c->counts[k] == 0) return PAGANI_OK;
-    if (c->counts[k] > HOST_STATS_MAX) return device_stats(st, k, threshold, stats);
+    memset(stats, 0, (size_t)queries * sizeof *stats);
+    for (int q = 0; q < queries; q++)
+        if (integrals[q] < 0 || integrals[q] >= c->integrals)
+            return pagani_fail(st->ctx, PAGANI_ERR_OPTION, "threshold statistics of "
+                               "integral %d of %d", integrals[q], c->integrals);
+    if (c->count > HOST_STATS_MAX) return device_queries(st, queries, integrals, thresholds, stats);
     c->sorted_wanted = 1;
-    if (!c->sorted_valid && (rc = sort_for_host(st)) != PAGANI_OK) return rc;
-    sorted_stats(c, k, threshold, stats);
+    if (c->sorted_at != SORTED_ON_HOST && (rc = sort_for_host(st)) != PAGANI_OK) return rc;
+    for (int q = 0; q < queries; q++)
+        if (c->counts[integrals[q]] > 0)
+            sorted_stats(c, integrals[q], thresholds[q], &stats[q]);
     return PAGANI_OK;
 }

@@ -349,7 +349,9 @@ static int cpu_classify(void *state, const classify_request *requests,
     return PAGANI_OK;
 }
 
-static int cpu_threshold_stats(void *state, int k, double threshold,
+/* Statistics of integral k's active regions with E <= threshold: its
+ * tiles' partial sums on the team, then added in tile order. */
+static void threshold_stats_of(void *state, int k, double threshold,
                                threshold_stats *stats)
 {
     cpu_state *s = state;
@@ -375,6 +377,13 @@ static int cpu_threshold_stats(void *state, int k, double threshold,
         stats->value += part[t].value;
         stats->error += part[t].error;
     }
+}
+
+static int cpu_threshold_stats(void *state, int queries, const int *integrals,
+                               const double *thresholds, threshold_stats *stats)
+{
+    for (int q = 0; q < queries; q++)
+        threshold_stats_of(state, integrals[q], thresholds[q], &stats[q]);
     return PAGANI_OK;
 }
 

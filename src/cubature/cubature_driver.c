@@ -201,6 +201,10 @@ static void batch_free(batch_run *b)
     free(b->requests);
     free(b->sums);
     free(b->finished);
+    free(b->searches);
+    free(b->search_integrals);
+    free(b->search_thresholds);
+    free(b->search_stats);
     free(b->counts);
     free(b->halvings);
     free(b->split_above);
@@ -226,6 +230,10 @@ static int batch_start(batch_run *b, pagani_result *results)
     b->requests = malloc(K * sizeof *b->requests);
     b->sums = malloc(K * sizeof *b->sums);
     b->finished = malloc(K * sizeof *b->finished);
+    b->searches = malloc(K * sizeof *b->searches);
+    b->search_integrals = malloc(K * sizeof(int));
+    b->search_thresholds = malloc(K * sizeof(double));
+    b->search_stats = malloc(K * sizeof *b->search_stats);
     b->counts = malloc(K * sizeof(long long));
     b->halvings = malloc(K * sizeof(int));
     b->split_above = malloc(K * sizeof(double));
@@ -234,7 +242,8 @@ static int batch_start(batch_run *b, pagani_result *results)
     b->held_checked = malloc(K * sizeof(long long));
     if (!b->first_parts || !b->runs || !b->probe_below || !b->probe_relative || !b->check_above ||
         !b->thresholds ||
-        !b->requests || !b->sums || !b->finished || !b->counts || !b->halvings ||
+        !b->requests || !b->sums || !b->finished || !b->searches || !b->search_integrals ||
+        !b->search_thresholds || !b->search_stats || !b->counts || !b->halvings ||
         !b->split_above || !b->hold_largest || !b->splitting || !b->held_checked)
         return pagani_fail(b->ctx, PAGANI_ERR_NO_MEMORY,
                            "the state of %d integrals", b->integrals);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include "methods.h"
 #include "state/checkpoint.h"
+#include "cubature/threshold_search.h"
 
 /* The round-off of an estimate: a sum over many regions of rule sums with
  * weights of both signs, and f's own rounding. The reported error never
@@ -80,6 +81,10 @@ typedef struct batch_run {
     classify_request *requests;
     cubature_sums *sums;
     threshold_stats *finished;
+    threshold_search *searches; /* per integral: its threshold search */
+    int *search_integrals;    /* and a step's queries: integrals, */
+    double *search_thresholds; /* thresholds */
+    threshold_stats *search_stats; /* and statistics */
     long long *counts;
     int *halvings;            /* per integral, this iteration */
     /* Worst-first refinement (cubature_worst.c; breadth-first: unused). */

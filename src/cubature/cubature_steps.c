@@ -252,45 +252,62 @@ int cubature_classify(batch_run *b)
     return PAGANI_OK;
 }
 
-/* Decides what to finish of integral k after an unconverged iteration:
- * returns the threshold for filter_split (-1: only the relative-error
- * classification) and the regions it finishes, or sets *status when the
- * integral cannot go on. */
-static int choose_threshold(batch_run *b, int k, double *threshold,
-                            threshold_stats *finished, pagani_status *status)
+/* Poses integral k's threshold problem after an unconverged iteration;
+ * 0 when it searches for none (its estimate still moves and its active
+ * regions fit: only the relative-error classification finishes some). */
+static int pose_threshold_problem(const batch_run *b, int k, threshold_problem *pr)
 {
     const pagani_options *opt = b->opt;
     const run *r = &b->runs[k];
     const cubature_sums *s = &b->sums[k];
     double value = s->value + r->finished_value;
-    double target = target_of(value, opt);
-    threshold_problem pr;
     int settled = fabs(value - r->previous_value) <= opt->epsrel * fabs(value);
-    int rc;
 
-    pr.integral = k;
-    pr.regions = r->count;
-    pr.sums = *s;
+    pr->integral = k;
+    pr->regions = r->count;
+    pr->sums = *s;
     /* The paper's budget e - v*epsrel counts the same error again every
      * iteration and can overspend the target; this one cannot. */
-    pr.budget = THRESHOLD_SHARE * target - r->threshold_error;
-    pr.max_kept = r->share / 2;
-    pr.max_threshold = opt->flags & PAGANI_FLAG_NO_PROBES ? INFINITY : probe_below(r, opt);
-    *threshold = -1.0;
-    finished->count = 0;
-    finished->value = finished->error = 0.0;
-    if (!settled && s->active <= pr.max_kept) return PAGANI_OK;
+    pr->budget = THRESHOLD_SHARE * target_of(value, opt) - r->threshold_error;
+    pr->max_kept = r->share / 2;
+    pr->max_threshold = opt->flags & PAGANI_FLAG_NO_PROBES ? INFINITY : probe_below(r, opt);
+    return settled || s->active > pr->max_kept;
+}
 
-    rc = pagani_threshold_search(b->ops, b->ctx->backend_state, &pr, threshold, finished);
-    if (rc != PAGANI_OK || *threshold >= 0 || s->active <= pr.max_kept) return rc;
-    /* Memory decides: finish the smallest errors until the rest fits. The
-     * error they carry stays in the total, so nothing is claimed falsely. */
-    rc = pagani_threshold_for_memory(b->ops, b->ctx->backend_state, &pr, threshold,
-                                     finished);
-    if (rc == PAGANI_OK &&
-        r->finished_error + (s->error - s->active_error) + finished->error >= target)
-        *status = PAGANI_OUT_OF_CAPACITY; /* convergence is out of reach */
-    return rc;
+/* Every running integral's threshold for filter_split (-1: only the
+ * relative-error classification) and the regions it finishes, the
+ * searches of all integrals in step (one threshold_stats call a step).
+ * When memory decided a threshold, the finished regions' error stays in
+ * the total, so nothing is claimed falsely; but an integral whose
+ * finished error then reaches its target ends out of capacity. */
+static int search_thresholds(batch_run *b)
+{
+    int searches = 0, rc;
+
+    for (int k = 0; k < b->integrals; k++) {
+        threshold_problem pr;
+        b->thresholds[k] = -1.0;
+        b->finished[k] = (threshold_stats){0, 0.0, 0.0};
+        if (b->runs[k].running && pose_threshold_problem(b, k, &pr))
+            pagani_threshold_search_start(&b->searches[searches++], &pr);
+    }
+    rc = pagani_threshold_search_all(b->ops, b->ctx->backend_state, b->searches, searches,
+                                     b->search_integrals, b->search_thresholds,
+                                     b->search_stats);
+    if (rc != PAGANI_OK) return rc;
+    for (int i = 0; i < searches; i++) {
+        const threshold_search *t = &b->searches[i];
+        const int k = t->problem.integral;
+        const run *r = &b->runs[k];
+        const cubature_sums *s = &b->sums[k];
+
+        b->thresholds[k] = t->threshold;
+        b->finished[k] = t->stats;
+        if (t->by_memory && r->finished_error + (s->error - s->active_error) + t->stats.error >=
+                                target_of(s->value + r->finished_value, b->opt))
+            end_integral(b, k, PAGANI_OUT_OF_CAPACITY); /* convergence is out of reach */
+    }
+    return PAGANI_OK;
 }
 
 /* What the checked regions' errors add up to at most: their check's sum
@@ -515,19 +532,13 @@ int cubature_progress(batch_run *b, int iteration)
  * refined). */
 static int choose_all(batch_run *b)
 {
-    int resplit = 0, rc;
+    int resplit = 0, rc = search_thresholds(b);
 
+    if (rc != PAGANI_OK) return rc;
     for (int k = 0; k < b->integrals; k++) {
-        pagani_status status = PAGANI_CONVERGED;
         b->requests[k].classify = 0;
         if (!b->runs[k].running) {
             b->thresholds[k] = INFINITY; /* ended: its regions leave */
-            continue;
-        }
-        rc = choose_threshold(b, k, &b->thresholds[k], &b->finished[k], &status);
-        if (rc != PAGANI_OK) return rc;
-        if (status != PAGANI_CONVERGED) {
-            end_integral(b, k, status);
         } else if (b->sums[k].active == 0) {
             b->requests[k] = (classify_request){1, 0, 0, 0.0, 0.0, 0.0};
             b->thresholds[k] = -1.0;

@@ -346,25 +346,28 @@ static int mpi_cub_classify(void *state, const classify_request *requests,
                               MPI_STEP_CUB_CLASSIFY);
 }
 
-static int mpi_cub_threshold_stats(void *state, int integral, double threshold,
-                                   threshold_stats *stats)
+/* Every query's statistics summed over the ranks: one gather a step. */
+static int mpi_cub_threshold_stats(void *state, int queries, const int *integrals,
+                                   const double *thresholds, threshold_stats *stats)
 {
     mpi_layer *L = state;
     mpi_cubature *c = L->cubature_run;
-    threshold_stats *all = (threshold_stats *)c->all;
-    const size_t stride = sizeof *all / sizeof(double);
+    threshold_stats *all = (threshold_stats *)c->all; /* room: K per rank */
+    const size_t stride = (size_t)queries * sizeof *all / sizeof(double);
     int rc;
 
-    rc = L->inner_cubature->threshold_stats(L->inner_state, integral,
-                                            threshold, stats);
+    rc = L->inner_cubature->threshold_stats(L->inner_state, queries, integrals,
+                                            thresholds, stats);
     if (c->local) return rc;
-    rc = gather(c->ctx, L, rc, stats, all, sizeof *stats,
+    rc = gather(c->ctx, L, rc, stats, all, (size_t)queries * sizeof *stats,
                 MPI_STEP_CUB_THRESHOLD);
     if (rc != PAGANI_OK) return rc;
-    stats->count = 0;
-    for (int r = 0; r < L->size; r++) stats->count += all[r].count;
-    stats->value = exact_total(&all->value, stride, L->size);
-    stats->error = exact_total(&all->error, stride, L->size);
+    for (int q = 0; q < queries; q++) {
+        stats[q].count = 0;
+        for (int r = 0; r < L->size; r++) stats[q].count += all[(size_t)r * queries + q].count;
+        stats[q].value = exact_total(&all[q].value, stride, L->size);
+        stats[q].error = exact_total(&all[q].error, stride, L->size);
+    }
     return PAGANI_OK;
 }
 
