@@ -194,8 +194,9 @@ static void sorted_stats(const cuda_cubature *c, int k, double t, threshold_stat
 /* A step's queries in a list of more than HOST_STATS_MAX regions, in one
  * wait: the integrals of up to HOST_STATS_MAX regions by binary searches
  * on the device's sorted copy (made once per classify), each larger one
- * by a reduction over its tiles; results[q] on the device gets query q's.
- * The counts are remembered for filter_split (known_kept). */
+ * by a reduction over its tiles; results[q] on the device gets query q's
+ * (an integral without regions keeps the zeros of stats[q]). The counts
+ * are remembered for filter_split (known_kept). */
 static int device_queries(cuda_state *st, int queries, const int *integrals,
                           const double *thresholds, threshold_stats *stats)
 {
@@ -205,7 +206,10 @@ static int device_queries(cuda_state *st, int queries, const int *integrals,
     const tsum *got = (const tsum *)c->results_host;
     int searched = 0, rc;
 
-    for (int q = 0; q < queries; q++) searched |= c->counts[integrals[q]] <= HOST_STATS_MAX;
+    for (int q = 0; q < queries; q++) {
+        const long long regions = c->counts[integrals[q]];
+        searched |= regions > 0 && regions <= HOST_STATS_MAX;
+    }
     if (searched) {
         const sorted_arrays a = sorted_arrays_of(c);
         if (c->sorted_at == SORTED_NONE) {
@@ -240,6 +244,7 @@ static int device_queries(cuda_state *st, int queries, const int *integrals,
     if ((rc = fetch_results(st, (size_t)queries * sizeof(tsum))) != PAGANI_OK) return rc;
     for (int q = 0; q < queries; q++) {
         const int k = integrals[q];
+        if (c->counts[k] == 0) continue;
         stats[q].count = got[q].c;
         stats[q].value = got[q].v;
         stats[q].error = got[q].e;
@@ -254,14 +259,18 @@ static int cu_threshold_stats(void *state, int queries, const int *integrals,
 {
     cuda_state *st = (cuda_state *)state;
     cuda_cubature *c = st->cubature;
-    int rc;
+    int regions = 0, rc;
 
     memset(stats, 0, (size_t)queries * sizeof *stats);
-    for (int q = 0; q < queries; q++)
+    for (int q = 0; q < queries; q++) {
         if (integrals[q] < 0 || integrals[q] >= c->integrals)
             return pagani_fail(st->ctx, PAGANI_ERR_OPTION, "threshold statistics of "
                                "integral %d of %d", integrals[q], c->integrals);
-    if (c->count > HOST_STATS_MAX) return device_queries(st, queries, integrals, thresholds, stats);
+        regions |= c->counts[integrals[q]] > 0;
+    }
+    if (!regions) return PAGANI_OK;
+    if (c->count > HOST_STATS_MAX)
+        return device_queries(st, queries, integrals, thresholds, stats);
     c->sorted_wanted = 1;
     if (c->sorted_at != SORTED_ON_HOST && (rc = sort_for_host(st)) != PAGANI_OK) return rc;
     for (int q = 0; q < queries; q++)
