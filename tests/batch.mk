@@ -21,3 +21,13 @@ tests_test_batch_accuracy_SOURCES = tests/test_batch_accuracy.c tests/batch_case
 	tests/genz.h tests/tap.h
 tests_test_batch_accuracy_LDADD = $(TEST_LIBS) -lm
 TESTS += tests/test_batch_accuracy
+
+# The threshold searches of a batch in step, against the search's promises
+# and against each integral searched alone (the search is internal: its
+# file is compiled in).
+check_PROGRAMS += tests/test_threshold_search
+tests_test_threshold_search_SOURCES = tests/test_threshold_search.c \
+	src/cubature/threshold_search.c
+tests_test_threshold_search_CFLAGS = $(AM_CFLAGS) # its own objects: the file is in the library too
+tests_test_threshold_search_LDADD = -lm
+TESTS += tests/test_threshold_search
