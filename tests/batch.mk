@@ -26,7 +26,7 @@ TESTS += tests/test_batch_accuracy
 # and against each integral searched alone (the search is internal: its
 # file is compiled in).
 check_PROGRAMS += tests/test_threshold_search
-tests_test_threshold_search_SOURCES = tests/test_threshold_search.c \
+tests_test_threshold_search_SOURCES = tests/test_threshold_search.c tests/genz.h \
 	src/cubature/threshold_search.c
 tests_test_threshold_search_CFLAGS = $(AM_CFLAGS) # its own objects: the file is in the library too
 tests_test_threshold_search_LDADD = -lm

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cubature/threshold_search.h"
+#include "tests/genz.h" /* genz_splitmix64 */
 #include "tests/tap.h"
 
 #define BATCHES 150
@@ -23,17 +24,12 @@
 #define MOST_REGIONS 3000
 #define MOST_STEPS 81 /* 40 budget candidates, then the largest error and 40 */
 
-static unsigned long long rng_state = 0x5eed7e57ULL;
+static uint64_t seed = 0x5eed7e57ULL;
 
-static unsigned long long rng_next(void)
+static long long rng_below(long long n)
 {
-    unsigned long long z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return (long long)(genz_splitmix64(&seed) % (uint64_t)n);
 }
-
-static long long rng_below(long long n) { return (long long)(rng_next() % (unsigned long long)n); }
 
 /* A dyadic number: a 10-bit mantissa times 2^-e, e in 0..14. */
 static double rng_dyadic(void)
